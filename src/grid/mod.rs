@@ -1,0 +1,190 @@
+//! The candidate grid: digits, cells, candidate sets, cell sets and the 81-cell state (spec §1).
+//!
+//! A [`Grid`] holds, for every cell, the set of values it may still take. A given or a derived
+//! value is a cell with one candidate; an HDP state is simply a grid. The grid is a small `Copy`
+//! value (81 × `u16` = 162 bytes), so the engine copies it for every branch test and never
+//! allocates.
+
+mod candidates;
+mod cell;
+mod units;
+
+pub use candidates::{Candidates, Digit};
+pub use cell::{Cell, CellSet};
+pub use units::{Unit, UnitKind};
+
+use std::fmt;
+
+/// A Sudoku state: the candidate values of each of the 81 cells.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Grid {
+    cells: [Candidates; 81],
+}
+
+impl Default for Grid {
+    fn default() -> Self {
+        Self::empty()
+    }
+}
+
+impl Grid {
+    /// The grid with no givens: every cell may hold every value.
+    pub const fn empty() -> Self {
+        Grid {
+            cells: [Candidates::ALL; 81],
+        }
+    }
+
+    /// Builds a grid from 81 optional values (row-major); `None` is an empty cell.
+    pub fn from_values(values: &[Option<Digit>; 81]) -> Self {
+        let mut grid = Grid::empty();
+        for cell in Cell::all() {
+            if let Some(d) = values[cell.index()] {
+                grid.cells[cell.index()] = Candidates::single(d);
+            }
+        }
+        grid
+    }
+
+    /// The candidates of `cell`.
+    #[inline]
+    pub fn get(&self, cell: Cell) -> Candidates {
+        self.cells[cell.index()]
+    }
+
+    /// Replaces the candidates of `cell`.
+    #[inline]
+    pub fn set(&mut self, cell: Cell, candidates: Candidates) {
+        self.cells[cell.index()] = candidates;
+    }
+
+    /// Restricts `cell` to the values of `allowed` (intersection); returns whether it changed.
+    #[inline]
+    pub fn restrict(&mut self, cell: Cell, allowed: Candidates) -> bool {
+        let old = self.cells[cell.index()];
+        let new = old & allowed;
+        self.cells[cell.index()] = new;
+        new != old
+    }
+
+    /// All 81 candidate sets, row-major.
+    #[inline]
+    pub fn cells(&self) -> &[Candidates; 81] {
+        &self.cells
+    }
+
+    /// The value of `cell` when it has exactly one candidate.
+    #[inline]
+    pub fn value(&self, cell: Cell) -> Option<Digit> {
+        self.get(cell).single_value()
+    }
+
+    /// The number of cells with exactly one candidate.
+    pub fn solved_count(&self) -> usize {
+        self.cells.iter().filter(|c| c.len() == 1).count()
+    }
+
+    /// The number of two-valued cells ("pairs", spec §5).
+    pub fn pair_count(&self) -> usize {
+        self.cells.iter().filter(|c| c.len() == 2).count()
+    }
+
+    /// Whether every cell has exactly one candidate (not whether those values are consistent).
+    pub fn is_complete(&self) -> bool {
+        self.cells.iter().all(|c| c.len() == 1)
+    }
+
+    /// Whether some cell has no candidate left.
+    pub fn has_empty_cell(&self) -> bool {
+        self.cells.iter().any(|c| c.is_empty())
+    }
+
+    /// Whether every cell is a single value and every unit holds each digit once.
+    pub fn is_valid_solution(&self) -> bool {
+        self.is_complete()
+            && Unit::all().all(|u| {
+                u.cells()
+                    .iter()
+                    .fold(Candidates::NONE, |acc, &c| acc | self.get(c))
+                    == Candidates::ALL
+            })
+    }
+
+    /// Whether this grid is compatible with `other`: every cell of `other` (typically a solution)
+    /// still has its candidates among ours.
+    pub fn admits(&self, other: &Grid) -> bool {
+        Cell::all().all(|c| other.get(c).is_subset_of(self.get(c)))
+    }
+
+    /// Exchanges digits: `map[d-1]` is the new name of digit `d` (spec §7.3).
+    pub fn relabel(&self, map: &[Digit; 9]) -> Grid {
+        let mut out = *self;
+        for cell in Cell::all() {
+            out.cells[cell.index()] = self.get(cell).relabel(map);
+        }
+        out
+    }
+
+    /// Mirrors the grid in its main diagonal (rows become columns).
+    pub fn transpose(&self) -> Grid {
+        let mut out = *self;
+        for cell in Cell::all() {
+            out.cells[cell.transpose().index()] = self.get(cell);
+        }
+        out
+    }
+
+    /// The 81-character line: the value of every single-valued cell, `.` for the others.
+    pub fn to_line(&self) -> String {
+        self.cells
+            .iter()
+            .map(|c| match c.single_value() {
+                Some(d) => d.to_char(),
+                None => '.',
+            })
+            .collect()
+    }
+}
+
+impl fmt::Debug for Grid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Grid({})", self.to_line())
+    }
+}
+
+impl std::ops::Index<Cell> for Grid {
+    type Output = Candidates;
+    fn index(&self, cell: Cell) -> &Candidates {
+        &self.cells[cell.index()]
+    }
+}
+
+impl std::ops::IndexMut<Cell> for Grid {
+    fn index_mut(&mut self, cell: Cell) -> &mut Candidates {
+        &mut self.cells[cell.index()]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn empty_grid_has_no_pairs_and_no_values() {
+        let g = Grid::empty();
+        assert_eq!(g.solved_count(), 0);
+        assert_eq!(g.pair_count(), 0);
+        assert!(!g.is_complete());
+        assert_eq!(g.to_line(), ".".repeat(81));
+    }
+
+    #[test]
+    fn transpose_twice_is_identity() {
+        let mut g = Grid::empty();
+        let c = Cell::from_row_col(2, 7);
+        g.set(c, Candidates::single(Digit::new(4).unwrap()));
+        let t = g.transpose();
+        assert_eq!(t.value(Cell::from_row_col(7, 2)), Digit::new(4));
+        assert_eq!(t.transpose(), g);
+    }
+}

@@ -1,0 +1,4 @@
+//! The `hdp` command line.
+fn main() {
+    println!("hdp");
+}
