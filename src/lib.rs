@@ -9,6 +9,7 @@
 
 pub mod error;
 pub mod grid;
+pub mod propagate;
 pub mod statement;
 
 pub use error::{ParseError, ParseErrorKind};

@@ -1,0 +1,133 @@
+//! Naked and hidden pairs, triples and quads inside a unit (spec §3).
+
+use super::{Contradiction, State, Stats, Step};
+use crate::grid::Unit;
+use crate::propagate::{Profile, Rule};
+
+const NAKED: [Rule; 3] = [Rule::NakedPair, Rule::NakedTriple, Rule::NakedQuad];
+const HIDDEN: [Rule; 3] = [Rule::HiddenPair, Rule::HiddenTriple, Rule::HiddenQuad];
+
+/// Finds the first set of `n` items (indices into `masks`, restricted to `avail`) whose masks
+/// together cover exactly `n` bits and for which `act` reports a change. Returns whether `act`
+/// changed something.
+fn search(
+    masks: &[u16; 9],
+    avail: u16,
+    n: u32,
+    start: usize,
+    chosen: u16,
+    union: u16,
+    act: &mut dyn FnMut(u16, u16) -> Result<bool, Contradiction>,
+) -> Result<bool, Contradiction> {
+    if chosen.count_ones() == n {
+        return if union.count_ones() == n {
+            act(chosen, union)
+        } else {
+            Ok(false)
+        };
+    }
+    for i in start..9 {
+        if avail & (1 << i) == 0 {
+            continue;
+        }
+        let u = union | masks[i];
+        if u.count_ones() > n {
+            continue;
+        }
+        if search(masks, avail, n, i + 1, chosen | (1 << i), u, act)? {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
+/// Applies the switched-on subset rules, unit by unit; stops at the first change.
+pub(super) fn apply(s: &mut State, p: &Profile, stats: &mut Stats) -> Step {
+    for unit in Unit::all() {
+        let cells = unit.cells();
+        // Positions (0..9 in the unit) of unsolved cells, and their masks.
+        let mut masks = [0u16; 9];
+        let mut open = 0u16;
+        let mut solved_values = 0u16;
+        for (k, c) in cells.iter().enumerate() {
+            let m = s.cells[c.index()];
+            masks[k] = m;
+            if m.count_ones() > 1 {
+                open |= 1 << k;
+            } else {
+                solved_values |= m;
+            }
+        }
+        let n_open = open.count_ones();
+        if n_open < 3 {
+            continue;
+        }
+        // Naked subsets: n cells with n values between them; the values leave the other cells.
+        for (size, &rule) in (2u32..=4).zip(NAKED.iter()) {
+            if !p.has(rule) || size >= n_open {
+                continue;
+            }
+            let mut act = |chosen: u16, values: u16| -> Result<bool, Contradiction> {
+                let mut removed = false;
+                for (k, c) in cells.iter().enumerate() {
+                    if open & !chosen & (1 << k) != 0 {
+                        let m = s.cells[c.index()];
+                        if m & values != 0 {
+                            let n = m & !values;
+                            s.cells[c.index()] = n;
+                            removed = true;
+                            if n == 0 {
+                                return Err(Contradiction::NoValue { cell: *c });
+                            }
+                        }
+                    }
+                }
+                Ok(removed)
+            };
+            if search(&masks, open, size, 0, 0, 0, &mut act)? {
+                stats.bump(rule);
+                return Ok(true);
+            }
+        }
+        // Hidden subsets: n values confined to n cells; those cells lose their other values.
+        let mut places = [0u16; 9];
+        for (k, &m) in masks.iter().enumerate() {
+            if open & (1 << k) != 0 {
+                let mut vals = m;
+                while vals != 0 {
+                    let d = vals.trailing_zeros() as usize;
+                    vals &= vals - 1;
+                    places[d] |= 1 << k;
+                }
+            }
+        }
+        let open_values = 0x1ff & !solved_values;
+        for (size, &rule) in (2u32..=4).zip(HIDDEN.iter()) {
+            if !p.has(rule) || size >= n_open {
+                continue;
+            }
+            let mut act = |digits: u16, positions: u16| -> Result<bool, Contradiction> {
+                let mut removed = false;
+                for (k, c) in cells.iter().enumerate() {
+                    if positions & (1 << k) != 0 {
+                        let m = s.cells[c.index()];
+                        let n = m & digits;
+                        if n != m {
+                            s.cells[c.index()] = n;
+                            removed = true;
+                            if n == 0 {
+                                return Err(Contradiction::NoValue { cell: *c });
+                            }
+                        }
+                    }
+                }
+                Ok(removed)
+            };
+            if search(&places, open_values, size, 0, 0, 0, &mut act)? {
+                stats.bump(rule);
+                return Ok(true);
+            }
+        }
+    }
+    Ok(false)
+}
