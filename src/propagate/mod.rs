@@ -190,4 +190,4 @@ impl State {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -1,0 +1,212 @@
+//! Binary decisions (spec §4): one cell's values split in two, `X: S` versus `X: rest`.
+//!
+//! [`generate`] lists the decisions of a state in the canonical order: cell pairs (source pairs by
+//! block, row-major inside the block; their units block, row, column; candidates in unit order),
+//! then constraint pairs (units blocks, rows, columns; then by first cell), then single-candidate
+//! decisions when asked for. The order never depends on the digits' names. A decision reached
+//! twice in one pass (same cell, same split) is listed once.
+
+mod candidate;
+mod cell_pair;
+mod constraint_pair;
+
+use crate::grid::{Candidates, Cell, Digit, Grid, Unit};
+use crate::statement::Statement;
+use serde::Serialize;
+use std::fmt;
+use std::str::FromStr;
+
+/// Where a decision comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Origin {
+    /// A two-valued cell `pair` and another cell of `unit` holding both its values and more.
+    CellPair {
+        /// The two-valued source cell.
+        pair: Cell,
+        /// The unit shared by the pair and the decided cell.
+        #[serde(serialize_with = "ser_display")]
+        unit: Unit,
+    },
+    /// A value with exactly two places in a unit; the decided cell is the first place.
+    ConstraintPair {
+        /// The value.
+        digit: Digit,
+        /// The unit.
+        #[serde(serialize_with = "ser_display")]
+        unit: Unit,
+        /// The second place.
+        other: Cell,
+    },
+    /// One candidate of a cell against the others (trial and error, `--decisions candidate`).
+    Candidate,
+}
+
+fn ser_display<T: fmt::Display, S: serde::Serializer>(v: &T, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_str(v)
+}
+
+/// A binary decision on one cell: branch 1 is `cell: first`, branch 2 is `cell: rest`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct Decision {
+    /// The decided cell.
+    pub cell: Cell,
+    /// The values of branch 1.
+    #[serde(serialize_with = "ser_display")]
+    pub first: Candidates,
+    /// The values of branch 2: the cell's other candidates when the decision was made.
+    #[serde(serialize_with = "ser_display")]
+    pub rest: Candidates,
+    /// How the decision was found.
+    pub origin: Origin,
+}
+
+impl Decision {
+    /// The statement of branch 1 (`which = 0`) or branch 2 (`which = 1`).
+    pub fn branch(&self, which: usize) -> Statement {
+        if which == 0 {
+            Statement::new(self.cell, self.first)
+        } else {
+            Statement::new(self.cell, self.rest)
+        }
+    }
+
+    /// Both branch statements.
+    pub fn branches(&self) -> [Statement; 2] {
+        [self.branch(0), self.branch(1)]
+    }
+
+    /// Whether `other` splits the same cell the same way (in either order).
+    pub fn same_split(&self, cell: Cell, first: Candidates) -> bool {
+        self.cell == cell && (self.first == first || self.rest == first)
+    }
+}
+
+impl fmt::Display for Decision {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} | {}", self.branch(0), self.branch(1))
+    }
+}
+
+/// Which decision kinds are generated (`--decisions`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct DecisionKinds {
+    /// Cell-pair decisions.
+    pub cell: bool,
+    /// Constraint-pair decisions.
+    pub constraint: bool,
+    /// Single-candidate decisions (`X: v` vs `X: rest`), for trial-and-error depth.
+    pub candidate: bool,
+}
+
+impl DecisionKinds {
+    /// Cell and constraint pairs (the default).
+    pub const PAIRS: DecisionKinds = DecisionKinds {
+        cell: true,
+        constraint: true,
+        candidate: false,
+    };
+    /// Cell pairs only (the source author's pair reduction).
+    pub const CELL: DecisionKinds = DecisionKinds {
+        cell: true,
+        constraint: false,
+        candidate: false,
+    };
+    /// Every cell and value (trial and error).
+    pub const CANDIDATE: DecisionKinds = DecisionKinds {
+        cell: false,
+        constraint: false,
+        candidate: true,
+    };
+}
+
+impl Default for DecisionKinds {
+    fn default() -> Self {
+        DecisionKinds::PAIRS
+    }
+}
+
+impl fmt::Display for DecisionKinds {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut names = Vec::new();
+        if self.cell {
+            names.push("cell");
+        }
+        if self.constraint {
+            names.push("constraint");
+        }
+        if self.candidate {
+            names.push("candidate");
+        }
+        f.write_str(&names.join(","))
+    }
+}
+
+/// An unknown decision kind.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown decision kind {0:?}: expected cell, constraint or candidate (comma-separated)")]
+pub struct UnknownDecisionKind(pub String);
+
+impl FromStr for DecisionKinds {
+    type Err = UnknownDecisionKind;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let mut k = DecisionKinds {
+            cell: false,
+            constraint: false,
+            candidate: false,
+        };
+        for item in s.split([',', '+']).map(str::trim).filter(|i| !i.is_empty()) {
+            match item {
+                "cell" => k.cell = true,
+                "constraint" => k.constraint = true,
+                "candidate" => k.candidate = true,
+                "pairs" | "both" => {
+                    k.cell = true;
+                    k.constraint = true
+                }
+                _ => return Err(UnknownDecisionKind(item.to_string())),
+            }
+        }
+        if !(k.cell || k.constraint || k.candidate) {
+            return Err(UnknownDecisionKind(s.to_string()));
+        }
+        Ok(k)
+    }
+}
+
+/// Appends `(cell, first)` to `out` unless the same split is already there.
+#[inline]
+fn push_unique(
+    out: &mut Vec<Decision>,
+    grid: &Grid,
+    cell: Cell,
+    first: Candidates,
+    origin: Origin,
+) {
+    if out.iter().any(|d| d.same_split(cell, first)) {
+        return;
+    }
+    out.push(Decision {
+        cell,
+        first,
+        rest: grid.get(cell) - first,
+        origin,
+    });
+}
+
+/// Lists the decisions of `grid` of the given kinds into `out` (cleared first), in canonical order.
+pub fn generate(grid: &Grid, kinds: DecisionKinds, out: &mut Vec<Decision>) {
+    out.clear();
+    if kinds.cell {
+        cell_pair::generate(grid, out);
+    }
+    if kinds.constraint {
+        constraint_pair::generate(grid, out);
+    }
+    if kinds.candidate {
+        candidate::generate(grid, out);
+    }
+}
+
+#[cfg(test)]
+mod tests;

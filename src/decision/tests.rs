@@ -1,0 +1,78 @@
+//! The decisions of Inkala's autosolve position against the source's pair reduction analysis.
+
+use super::*;
+use crate::propagate::{propagate, tests::grid, Profile};
+
+const INKALA: &str =
+    "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..";
+
+fn autosolved() -> Grid {
+    let mut g = grid(INKALA);
+    propagate(&mut g, &Profile::DEFAULT);
+    g
+}
+
+#[test]
+fn inkala_cell_pair_decisions_match_the_source() {
+    // The source lists, for PAIR G8: 3,9: block G7, I8; row F8; column G1 (in that order).
+    let g = autosolved();
+    let mut out = Vec::new();
+    generate(&g, DecisionKinds::CELL, &mut out);
+    let text: Vec<String> = out.iter().map(|d| d.to_string()).collect();
+    assert_eq!(
+        text,
+        [
+            "G7: 3,9 | G7: 5",
+            "I8: 3,9 | I8: 2,7",
+            "F8: 3,9 | F8: 2,4,6",
+            "G1: 3,9 | G1: 1,5,6",
+        ]
+    );
+}
+
+#[test]
+fn constraint_pairs_are_unique_and_split_real_cells() {
+    let g = autosolved();
+    let mut out = Vec::new();
+    generate(&g, DecisionKinds::PAIRS, &mut out);
+    assert!(out.len() > 4);
+    for (i, d) in out.iter().enumerate() {
+        assert!(!d.first.is_empty() && !d.rest.is_empty(), "{d}");
+        assert_eq!(d.first | d.rest, g.get(d.cell));
+        assert!(
+            !out[..i].iter().any(|e| e.same_split(d.cell, d.first)),
+            "dup {d}"
+        );
+    }
+}
+
+#[test]
+fn candidate_decisions_cover_every_value() {
+    let g = autosolved();
+    let mut out = Vec::new();
+    generate(&g, DecisionKinds::CANDIDATE, &mut out);
+    let expected: u32 = g
+        .cells()
+        .iter()
+        .map(|c| match c.len() {
+            0 | 1 => 0,
+            2 => 1,
+            n => n,
+        })
+        .sum();
+    assert_eq!(out.len() as u32, expected);
+}
+
+#[test]
+fn kinds_parse() {
+    assert_eq!(
+        "cell".parse::<DecisionKinds>().unwrap(),
+        DecisionKinds::CELL
+    );
+    assert_eq!(
+        "cell,constraint".parse::<DecisionKinds>().unwrap(),
+        DecisionKinds::PAIRS
+    );
+    assert!("bogus".parse::<DecisionKinds>().is_err());
+    assert!("".parse::<DecisionKinds>().is_err());
+}
