@@ -9,10 +9,13 @@
 
 pub mod chain;
 pub mod decision;
+pub mod engine;
 pub mod error;
 pub mod grid;
 pub mod propagate;
+pub mod solver;
 pub mod statement;
+pub mod tree;
 
 pub use error::{ParseError, ParseErrorKind};
 pub use grid::{Candidates, Cell, CellSet, Digit, Grid, Unit, UnitKind};

@@ -188,3 +188,45 @@ mod tests {
         assert_eq!(t.transpose(), g);
     }
 }
+
+/// Parses an 81-character puzzle line (`1-9` givens; `.`, `0`, `*`, `_` empty).
+impl std::str::FromStr for Grid {
+    type Err = crate::error::ParseError;
+    fn from_str(s: &str) -> Result<Grid, Self::Err> {
+        use crate::error::{ParseError, ParseErrorKind};
+        let s = s.trim();
+        let mut values = [None; 81];
+        let mut n = 0;
+        for (col, ch) in s.chars().enumerate() {
+            if n == 81 {
+                return Err(ParseError::new(
+                    1,
+                    col + 1,
+                    ParseErrorKind::WrongLength {
+                        found: s.chars().count(),
+                    },
+                ));
+            }
+            values[n] = match ch {
+                '.' | '0' | '*' | '_' => None,
+                c => Some(Digit::from_char(c).ok_or(ParseError::new(
+                    1,
+                    col + 1,
+                    ParseErrorKind::BadCharacter {
+                        found: c,
+                        expected: "a digit 1-9 or one of . 0 * _",
+                    },
+                ))?),
+            };
+            n += 1;
+        }
+        if n != 81 {
+            return Err(ParseError::new(
+                1,
+                n + 1,
+                ParseErrorKind::WrongLength { found: n },
+            ));
+        }
+        Ok(Grid::from_values(&values))
+    }
+}

@@ -1,0 +1,418 @@
+//! `test` and `closure` (spec §5), breadth-first with restart, and the depth-first comparison
+//! walk.
+
+use super::trace::{node, Trace};
+use super::{Analysis, Limit, Options, Proof, Recording, Status, Walk};
+use crate::decision::{generate, Decision};
+use crate::grid::Grid;
+use crate::propagate::{propagate, Outcome};
+use crate::statement::Statement;
+use crate::tree::{EdgeKind, NodeKind, NodeOutcome, Tree};
+use petgraph::graph::NodeIndex;
+use std::time::Instant;
+
+/// The result of a test or a closure.
+#[derive(Clone, Copy, Debug)]
+enum Res {
+    Solved(Grid),
+    Contradiction,
+    Open(u8),
+}
+
+/// Why the work stopped early.
+#[derive(Clone, Copy, Debug)]
+struct Abort(Limit);
+
+struct Engine<'o> {
+    opts: &'o Options,
+    counters: super::Counters,
+    trace: Option<Trace>,
+    /// Decision lists and pair counts, one per nesting level, reused to avoid allocation.
+    decisions: Vec<Vec<Decision>>,
+    pairs: Vec<Vec<u8>>,
+    orders: Vec<Vec<usize>>,
+    /// The deepest `j` used at top level.
+    top_depth: u8,
+}
+
+/// Runs the analysis of `a.puzzle` and fills in `a`.
+pub(super) fn analyse(a: &mut Analysis) {
+    let opts = a.options;
+    let mut state = a.puzzle;
+    let outcome = propagate(&mut state, &opts.profile);
+    a.start = state;
+    let tree = match opts.recording {
+        Recording::ChainAndTree => Some(Tree::new(state.pair_count() as u8, opts.max_tree_nodes)),
+        _ => None,
+    };
+    let trace = match opts.recording {
+        Recording::Off => None,
+        _ => Some(Trace::new(&a.given, tree)),
+    };
+    let mut engine = Engine {
+        opts: &opts,
+        counters: super::Counters::default(),
+        trace,
+        decisions: Vec::new(),
+        pairs: Vec::new(),
+        orders: Vec::new(),
+        top_depth: 0,
+    };
+    if let Some(t) = engine.trace.as_mut() {
+        let ctx = crate::chain::Context {
+            levels: t.path.clone(),
+        };
+        t.push_line(crate::chain::Marker::Sta, ctx, None, &state, false);
+    }
+    let result = match outcome {
+        Outcome::Solved => {
+            if let Some(t) = engine.trace.as_mut() {
+                let ctx = crate::chain::Context {
+                    levels: t.path.clone(),
+                };
+                t.push_line(
+                    crate::chain::Marker::Prf,
+                    ctx,
+                    Some(crate::chain::LineResult::Sol),
+                    &state,
+                    true,
+                );
+            }
+            Ok(Res::Solved(state))
+        }
+        Outcome::Contradiction(_) => Ok(Res::Contradiction),
+        Outcome::Open => match opts.walk {
+            Walk::BreadthFirst => engine.closure(&mut state, opts.max_depth, 0),
+            Walk::DepthFirst => engine.depth_first(&mut state, opts.max_depth, 0),
+        },
+    };
+    a.status = match result {
+        Ok(Res::Solved(g)) => {
+            state = g;
+            a.depth = Some(engine.top_depth);
+            Status::Solved
+        }
+        Ok(Res::Contradiction) => Status::NoSolution,
+        Ok(Res::Open(_)) => Status::Unsolved(Limit::Depth),
+        Err(Abort(limit)) => Status::Unsolved(limit),
+    };
+    a.end = state;
+    a.counters = engine.counters;
+    if let Some(t) = engine.trace {
+        a.facts = t
+            .path
+            .first()
+            .map(|l| l[a.given.len().min(l.len())..].to_vec())
+            .unwrap_or_default();
+        a.lines = t.lines;
+        a.tree = t.tree;
+    }
+}
+
+impl Engine<'_> {
+    /// Counts one branch test and enforces the budget.
+    #[inline]
+    fn tick(&mut self) -> Result<(), Abort> {
+        self.counters.tests += 1;
+        let b = &self.opts.budget;
+        if let Some(max) = b.max_tests {
+            if self.counters.tests > max {
+                return Err(Abort(Limit::Budget));
+            }
+        }
+        if let Some(deadline) = b.deadline {
+            if self.counters.tests % 64 == 0 && Instant::now() >= deadline {
+                return Err(Abort(Limit::Timeout));
+            }
+        }
+        Ok(())
+    }
+
+    fn buffers(&mut self, level: usize) {
+        while self.decisions.len() <= level {
+            self.decisions.push(Vec::new());
+            self.pairs.push(Vec::new());
+            self.orders.push(Vec::new());
+        }
+    }
+
+    /// `test(state, branch, k)`: apply, propagate; at `k > 1` run the closure inside.
+    fn test(
+        &mut self,
+        state: &Grid,
+        b: Statement,
+        other: Statement,
+        k: u8,
+        level: usize,
+        under: (Option<NodeIndex>, EdgeKind),
+    ) -> Result<Res, Abort> {
+        self.tick()?;
+        let mut g = *state;
+        b.apply(&mut g);
+        let outcome = propagate(&mut g, &self.opts.profile);
+        let solution_proves = self.opts.proof == Proof::Solution;
+        let n = self.trace.as_mut().and_then(|t| {
+            t.node_under(under.0, node(NodeKind::Branch, Some(b), k, level), under.1)
+        });
+        match outcome {
+            Outcome::Contradiction(_) => {
+                if let Some(t) = self.trace.as_mut() {
+                    t.set_outcome(n, NodeOutcome::Ctr, 0);
+                    t.refuted(b, Some(other), &g);
+                }
+                return Ok(Res::Contradiction);
+            }
+            Outcome::Solved if solution_proves => {
+                if let Some(t) = self.trace.as_mut() {
+                    t.set_outcome(n, NodeOutcome::Sol, 0);
+                    t.solved_by(b, &g);
+                }
+                return Ok(Res::Solved(g));
+            }
+            Outcome::Solved => {
+                if let Some(t) = self.trace.as_mut() {
+                    t.set_outcome(n, NodeOutcome::Open, 0);
+                }
+                return Ok(Res::Open(0));
+            }
+            Outcome::Open => {}
+        }
+        if k == 1 {
+            let pairs = g.pair_count() as u8;
+            if let Some(t) = self.trace.as_mut() {
+                t.set_outcome(n, NodeOutcome::Open, pairs);
+            }
+            return Ok(Res::Open(pairs));
+        }
+        // A hypothesis: the closure inside the branch.
+        self.counters.hypotheses += 1;
+        let mark = self.trace.as_mut().map(|t| {
+            t.parents.push(n);
+            t.open(b, &g)
+        });
+        let inner = match self.opts.walk {
+            Walk::BreadthFirst => self.closure(&mut g, k - 1, level + 1),
+            Walk::DepthFirst => self.depth_first(&mut g, k - 1, level + 1),
+        };
+        let inner = match inner {
+            Ok(r) => r,
+            Err(e) => {
+                if let Some(t) = self.trace.as_mut() {
+                    t.parents.pop();
+                }
+                return Err(e);
+            }
+        };
+        let res = match inner {
+            Res::Solved(s) if solution_proves => Res::Solved(s),
+            Res::Solved(_) => Res::Open(0),
+            other => other,
+        };
+        if let Some(t) = self.trace.as_mut() {
+            t.parents.pop();
+            match res {
+                Res::Contradiction => {
+                    t.set_outcome(n, NodeOutcome::Ctr, 0);
+                    t.close_refuted(Some(other), &g);
+                }
+                Res::Solved(_) => {
+                    t.set_outcome(n, NodeOutcome::Sol, 0);
+                    t.close_solved();
+                }
+                Res::Open(_) => {
+                    t.set_outcome(n, NodeOutcome::Open, g.pair_count() as u8);
+                    t.close_open(mark.unwrap_or(0), &g);
+                }
+            }
+        }
+        Ok(match res {
+            Res::Open(_) => Res::Open(g.pair_count() as u8),
+            r => r,
+        })
+    }
+
+    /// Applies fact `f` to `state` and propagates; records it.
+    fn fact(&mut self, state: &mut Grid, f: Statement, level: usize) -> Res {
+        self.counters.facts += 1;
+        if level == 0 {
+            self.counters.top_facts += 1;
+        }
+        f.apply(state);
+        let outcome = propagate(state, &self.opts.profile);
+        let solved = outcome == Outcome::Solved;
+        if let Some(t) = self.trace.as_mut() {
+            let n = t.node(node(NodeKind::Fact, Some(f), 0, level), EdgeKind::Inside);
+            let o = match outcome {
+                Outcome::Solved => NodeOutcome::Sol,
+                Outcome::Contradiction(_) => NodeOutcome::Ctr,
+                Outcome::Open => NodeOutcome::Open,
+            };
+            t.set_outcome(n, o, state.pair_count() as u8);
+            t.fact(f, state, solved);
+        }
+        match outcome {
+            Outcome::Solved => Res::Solved(*state),
+            Outcome::Contradiction(_) => Res::Contradiction,
+            Outcome::Open => Res::Open(state.pair_count() as u8),
+        }
+    }
+
+    fn decision_node(&mut self, d: &Decision, j: u8, level: usize) -> Option<NodeIndex> {
+        let t = self.trace.as_mut()?;
+        let mut n = node(NodeKind::Decision, Some(d.branch(0)), j, level);
+        n.decision = Some(*d);
+        t.node(n, EdgeKind::Inside)
+    }
+
+    /// `closure(state, k)` (spec §5): passes at `j = 1..=k` over every decision, restarting at
+    /// `j = 1` after every new fact. `state` is an open, propagated position; facts found are
+    /// applied to it.
+    fn closure(&mut self, state: &mut Grid, k: u8, level: usize) -> Result<Res, Abort> {
+        self.buffers(level);
+        'restart: loop {
+            let mut decisions = std::mem::take(&mut self.decisions[level]);
+            let mut pairs = std::mem::take(&mut self.pairs[level]);
+            let mut order = std::mem::take(&mut self.orders[level]);
+            generate(state, self.opts.decisions, &mut decisions);
+            pairs.clear();
+            pairs.resize(decisions.len(), 0);
+            order.clear();
+            order.extend(0..decisions.len());
+            let result = self.passes(state, k, level, &decisions, &mut pairs, &mut order);
+            self.decisions[level] = decisions;
+            self.pairs[level] = pairs;
+            self.orders[level] = order;
+            match result? {
+                Pass::Restart => continue 'restart,
+                Pass::Done(r) => return Ok(r),
+            }
+        }
+    }
+
+    fn passes(
+        &mut self,
+        state: &mut Grid,
+        k: u8,
+        level: usize,
+        decisions: &[Decision],
+        pairs: &mut [u8],
+        order: &mut [usize],
+    ) -> Result<Pass, Abort> {
+        for j in 1..=k {
+            if level == 0 {
+                self.top_depth = self.top_depth.max(j);
+            }
+            if j == 2 {
+                // Most promising first: the larger pair count of the two branches at j = 1.
+                order.sort_by_key(|&i| std::cmp::Reverse(pairs[i]));
+            }
+            for &i in order.iter() {
+                let d = decisions[i];
+                let dn = self.decision_node(&d, j, level);
+                let [b1, b2] = d.branches();
+                let r1 = self.test(state, b1, b2, j, level, (dn, EdgeKind::First))?;
+                if let Res::Solved(g) = r1 {
+                    return Ok(Pass::Done(Res::Solved(g)));
+                }
+                let r2 = self.test(state, b2, b1, j, level, (dn, EdgeKind::Second))?;
+                let fact = match (r1, r2) {
+                    (_, Res::Solved(g)) => return Ok(Pass::Done(Res::Solved(g))),
+                    (Res::Contradiction, Res::Contradiction) => {
+                        if let Some(t) = self.trace.as_mut() {
+                            if let Some(l) = t.path.last_mut() {
+                                l.push(b2);
+                            }
+                            if level == 0 {
+                                t.close_top_contradiction(state);
+                            }
+                        }
+                        return Ok(Pass::Done(Res::Contradiction));
+                    }
+                    (Res::Contradiction, _) => b2,
+                    (_, Res::Contradiction) => b1,
+                    (r1, r2) => {
+                        if j == 1 {
+                            pairs[i] = open_pairs(r1).max(open_pairs(r2));
+                        }
+                        continue;
+                    }
+                };
+                return Ok(match self.fact(state, fact, level) {
+                    Res::Open(_) => Pass::Restart,
+                    r => Pass::Done(r),
+                });
+            }
+        }
+        Ok(Pass::Done(Res::Open(state.pair_count() as u8)))
+    }
+
+    /// The depth-first comparison walk: each branch is followed down to `k` before the next one.
+    fn depth_first(&mut self, state: &mut Grid, k: u8, level: usize) -> Result<Res, Abort> {
+        self.buffers(level);
+        'restart: loop {
+            let mut decisions = std::mem::take(&mut self.decisions[level]);
+            generate(state, self.opts.decisions, &mut decisions);
+            let mut found = None;
+            'search: for &d in decisions.iter() {
+                if level == 0 {
+                    self.top_depth = self.top_depth.max(k);
+                }
+                let dn = self.decision_node(&d, k, level);
+                for (which, edge) in [(0, EdgeKind::First), (1, EdgeKind::Second)] {
+                    let (b, other) = (d.branch(which), d.branch(1 - which));
+                    match self.test(state, b, other, k, level, (dn, edge)) {
+                        Err(e) => {
+                            self.decisions[level] = decisions;
+                            return Err(e);
+                        }
+                        Ok(Res::Solved(g)) => {
+                            found = Some(Res::Solved(g));
+                            break 'search;
+                        }
+                        Ok(Res::Contradiction) => {
+                            found = Some(self.fact(state, other, level));
+                            break 'search;
+                        }
+                        Ok(Res::Open(_)) => {}
+                    }
+                }
+            }
+            self.decisions[level] = decisions;
+            match found {
+                Some(Res::Open(_)) => continue 'restart,
+                Some(r) => return Ok(r),
+                None => return Ok(Res::Open(state.pair_count() as u8)),
+            }
+        }
+    }
+}
+
+enum Pass {
+    Restart,
+    Done(Res),
+}
+
+/// The pair count of an open result (0 otherwise).
+#[inline]
+fn open_pairs(r: Res) -> u8 {
+    match r {
+        Res::Open(p) => p,
+        _ => 0,
+    }
+}
+
+impl Trace {
+    /// At top level both branches of a decision fail: the position itself is contradictory.
+    fn close_top_contradiction(&mut self, at: &Grid) {
+        let ctx = crate::chain::Context {
+            levels: self.path.clone(),
+        };
+        self.push_line(
+            crate::chain::Marker::Dis,
+            ctx,
+            Some(crate::chain::LineResult::Ctr(None)),
+            at,
+            true,
+        );
+    }
+}

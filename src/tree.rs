@@ -1,0 +1,186 @@
+//! The decision tree of an analysis, as a petgraph graph of plain data.
+//!
+//! The engine records a node per tested branch (with its statement, depth, outcome and pair
+//! count), a node per decision with edges to its two branches, a node per fact found, and edges
+//! from a hypothesis to the decisions tested inside it. Chains and pictures are derived from this
+//! record; renderers read it and never run the engine.
+
+use crate::decision::Decision;
+use crate::statement::Statement;
+use petgraph::graph::{DiGraph, NodeIndex};
+use petgraph::visit::EdgeRef;
+use serde::Serialize;
+use std::fmt;
+
+/// What a node stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NodeKind {
+    /// The analysed position (the propagated puzzle).
+    Root,
+    /// A binary decision; its two children are the branches.
+    Decision,
+    /// A tested branch; when it was tested at depth 2 or more it is a hypothesis and the tests
+    /// made inside it are its descendants.
+    Branch,
+    /// A fact found (a branch whose other side was disproved), applied to the state.
+    Fact,
+}
+
+/// The outcome of a branch test or of the state after a fact.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum NodeOutcome {
+    /// Contradiction.
+    Ctr,
+    /// Solution.
+    Sol,
+    /// Neither (the node's `pairs` gives the pair count).
+    Open,
+}
+
+impl fmt::Display for NodeOutcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            NodeOutcome::Ctr => "CTR",
+            NodeOutcome::Sol => "SOL",
+            NodeOutcome::Open => "OPEN",
+        })
+    }
+}
+
+/// One node of the tree.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TreeNode {
+    /// What the node stands for.
+    pub kind: NodeKind,
+    /// The branch statement (Branch), the fact (Fact), branch 1 (Decision); none for the root.
+    pub statement: Option<Statement>,
+    /// The decision (Decision nodes only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub decision: Option<Decision>,
+    /// The test depth `j` (Branch nodes), 0 otherwise.
+    pub depth: u8,
+    /// The nesting level: 0 at top level, 1 inside a hypothesis, …
+    pub level: u8,
+    /// The outcome (Branch and Fact nodes, and the root).
+    pub outcome: Option<NodeOutcome>,
+    /// Two-valued cells of the resulting state.
+    pub pairs: u8,
+}
+
+impl fmt::Display for TreeNode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (&self.statement, self.outcome) {
+            (Some(s), Some(NodeOutcome::Open)) => write!(f, "{s} [{} pairs]", self.pairs),
+            (Some(s), Some(o)) => write!(f, "{s} [{o}]"),
+            (Some(s), None) => write!(f, "{s}"),
+            (None, _) => write!(f, "start [{} pairs]", self.pairs),
+        }
+    }
+}
+
+/// The label of an edge.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EdgeKind {
+    /// From a decision to its branch 1.
+    First,
+    /// From a decision to its branch 2.
+    Second,
+    /// From a state or hypothesis to a decision tested in it, or to a fact found in it.
+    Inside,
+}
+
+impl fmt::Display for EdgeKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            EdgeKind::First => "1",
+            EdgeKind::Second => "2",
+            EdgeKind::Inside => "",
+        })
+    }
+}
+
+/// The decision tree of one analysis.
+#[derive(Clone, Debug)]
+pub struct Tree {
+    /// The graph; node indices grow in the order the engine made the tests.
+    pub graph: DiGraph<TreeNode, EdgeKind>,
+    /// The root node.
+    pub root: NodeIndex,
+    /// Whether recording stopped at the node limit before the analysis ended.
+    pub truncated: bool,
+    limit: usize,
+}
+
+impl Tree {
+    /// A tree with a root node for a position with `pairs` two-valued cells, recording at most
+    /// `limit` nodes.
+    pub fn new(pairs: u8, limit: usize) -> Tree {
+        let mut graph = DiGraph::new();
+        let root = graph.add_node(TreeNode {
+            kind: NodeKind::Root,
+            statement: None,
+            decision: None,
+            depth: 0,
+            level: 0,
+            outcome: Some(NodeOutcome::Open),
+            pairs,
+        });
+        Tree {
+            graph,
+            root,
+            truncated: false,
+            limit: limit.max(1),
+        }
+    }
+
+    /// Adds `node` under `parent`; `None` once the node limit is reached.
+    pub fn add(&mut self, parent: NodeIndex, node: TreeNode, edge: EdgeKind) -> Option<NodeIndex> {
+        if self.graph.node_count() >= self.limit {
+            self.truncated = true;
+            return None;
+        }
+        let n = self.graph.add_node(node);
+        self.graph.add_edge(parent, n, edge);
+        Some(n)
+    }
+
+    /// The children of `n` in the order they were recorded.
+    pub fn children(&self, n: NodeIndex) -> Vec<NodeIndex> {
+        let mut c: Vec<NodeIndex> = self.graph.edges(n).map(|e| e.target()).collect();
+        c.sort_unstable();
+        c
+    }
+
+    /// The number of branch tests recorded.
+    pub fn branch_count(&self) -> usize {
+        self.graph
+            .node_weights()
+            .filter(|n| n.kind == NodeKind::Branch)
+            .count()
+    }
+
+    /// The tree in Graphviz DOT, written by petgraph's own `Dot`.
+    pub fn to_dot(&self) -> String {
+        use petgraph::dot::{Config, Dot};
+        format!(
+            "{}",
+            Dot::with_attr_getters(
+                &self.graph,
+                &[Config::EdgeNoLabel],
+                &|_, e| format!("label=\"{}\"", e.weight()),
+                &|_, (_, n)| {
+                    let color = match n.outcome {
+                        Some(NodeOutcome::Ctr) => "#d9534f",
+                        Some(NodeOutcome::Sol) => "#5cb85c",
+                        _ if n.kind == NodeKind::Decision => "#cccccc",
+                        _ => "#5bc0de",
+                    };
+                    format!("shape=box style=filled fillcolor=\"{color}\"")
+                },
+            )
+        )
+    }
+}
