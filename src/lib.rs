@@ -8,6 +8,7 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
 pub mod chain;
+pub mod classify;
 pub mod decision;
 pub mod engine;
 pub mod error;

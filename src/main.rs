@@ -1,4 +1,11 @@
-//! The `hdp` command line.
+//! The `hdp` command line: reads puzzles, runs the library, writes results (stdout) and
+//! diagnostics (stderr), and picks the exit code. See `cli` for the commands.
+
+mod cli;
+
+use clap::Parser;
+
 fn main() {
-    println!("hdp");
+    let cli = cli::Cli::parse();
+    std::process::exit(cli::run(cli));
 }

@@ -182,13 +182,14 @@ impl FromStr for Count {
 impl FromStr for Chain {
     type Err = ParseError;
 
-    /// Parses a whole chain; blank lines are skipped, every other line must be a chain line or
-    /// the count line.
+    /// Parses a whole chain; blank lines and `#` comment lines are skipped, every other line
+    /// must be a chain line or the count line.
     fn from_str(text: &str) -> Result<Chain, ParseError> {
         let mut chain = Chain::default();
         for (i, line) in text.lines().enumerate() {
             let line = line.trim_end_matches('\r');
-            if line.trim().is_empty() {
+            // Blank lines and `#` comments (a chain line always starts with its marker).
+            if line.trim().is_empty() || line.trim_start().starts_with('#') {
                 continue;
             }
             if line.trim_start().starts_with("CNT") {

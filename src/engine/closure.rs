@@ -5,7 +5,7 @@ use super::trace::{node, Trace};
 use super::{Analysis, Limit, Options, Proof, Recording, Status, Walk};
 use crate::decision::{generate, Decision};
 use crate::grid::Grid;
-use crate::propagate::{propagate, Outcome};
+use crate::propagate::{propagate, propagate_from, Outcome};
 use crate::statement::Statement;
 use crate::tree::{EdgeKind, NodeKind, NodeOutcome, Tree};
 use petgraph::graph::NodeIndex;
@@ -149,7 +149,7 @@ impl Engine<'_> {
         self.tick()?;
         let mut g = *state;
         b.apply(&mut g);
-        let outcome = propagate(&mut g, &self.opts.profile);
+        let outcome = propagate_from(&mut g, b.cell, &self.opts.profile);
         let solution_proves = self.opts.proof == Proof::Solution;
         let n = self.trace.as_mut().and_then(|t| {
             t.node_under(under.0, node(NodeKind::Branch, Some(b), k, level), under.1)
@@ -238,7 +238,7 @@ impl Engine<'_> {
             self.counters.top_facts += 1;
         }
         f.apply(state);
-        let outcome = propagate(state, &self.opts.profile);
+        let outcome = propagate_from(state, f.cell, &self.opts.profile);
         let solved = outcome == Outcome::Solved;
         if let Some(t) = self.trace.as_mut() {
             let n = t.node(node(NodeKind::Fact, Some(f), 0, level), EdgeKind::Inside);

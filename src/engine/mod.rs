@@ -5,9 +5,11 @@
 //! engine does no I/O; its only contact with the clock is the optional deadline it is given.
 
 mod closure;
+mod json;
 mod pair_analysis;
 mod trace;
 
+pub use json::{AnalysisRecord, OptionsRecord};
 pub use pair_analysis::{BranchOutcome, DecisionResult, PairAnalysis};
 pub use trace::TracedLine;
 
@@ -213,7 +215,28 @@ impl Analysis {
         for s in given {
             s.apply(&mut grid);
         }
-        let mut analysis = Analysis {
+        let mut analysis = Analysis::unstarted(grid, given, options);
+        match solve(&grid) {
+            Solutions::None => return analysis,
+            Solutions::Multiple(_) => {
+                analysis.status = Status::MultipleSolutions;
+                return analysis;
+            }
+            Solutions::Unique(_) => {}
+        }
+        closure::analyse(&mut analysis);
+        analysis
+    }
+
+    /// Analyses `puzzle`, which the caller has established to have exactly one solution.
+    pub(crate) fn run_unique(puzzle: &Grid, options: &Options) -> Analysis {
+        let mut analysis = Analysis::unstarted(*puzzle, &[], options);
+        closure::analyse(&mut analysis);
+        analysis
+    }
+
+    fn unstarted(grid: Grid, given: &[Statement], options: &Options) -> Analysis {
+        Analysis {
             puzzle: grid,
             start: grid,
             end: grid,
@@ -225,17 +248,7 @@ impl Analysis {
             tree: None,
             counters: Counters::default(),
             options: *options,
-        };
-        match solve(&grid) {
-            Solutions::None => return analysis,
-            Solutions::Multiple(_) => {
-                analysis.status = Status::MultipleSolutions;
-                return analysis;
-            }
-            Solutions::Unique(_) => {}
         }
-        closure::analyse(&mut analysis);
-        analysis
     }
 
     /// Whether the analysis reached the solution.

@@ -4,7 +4,7 @@
 use super::Options;
 use crate::decision::{generate, Decision, Origin};
 use crate::grid::{Cell, Grid};
-use crate::propagate::{propagate, Outcome};
+use crate::propagate::{propagate, propagate_from, Outcome};
 use crate::statement::Statement;
 use crate::tree::NodeOutcome;
 use serde::Serialize;
@@ -71,7 +71,7 @@ impl PairAnalysis {
                 let test = |b: Statement| {
                     let mut h = g;
                     b.apply(&mut h);
-                    let (outcome, pairs) = match propagate(&mut h, &options.profile) {
+                    let (outcome, pairs) = match propagate_from(&mut h, b.cell, &options.profile) {
                         Outcome::Solved => (NodeOutcome::Sol, 0),
                         Outcome::Contradiction(_) => (NodeOutcome::Ctr, 0),
                         Outcome::Open => (NodeOutcome::Open, h.pair_count() as u8),

@@ -3,12 +3,13 @@
 //! (claiming).
 
 use super::{Contradiction, State, Stats, Step};
-use crate::grid::Cell;
 use crate::propagate::{Profile, Rule};
 
 /// One block–line intersection: 3 shared cells, the 6 other cells of the block, the 6 other cells
 /// of the line (as row-major indices).
 struct Intersection {
+    block: u8,
+    line_unit: u8,
     shared: [u8; 3],
     block_rest: [u8; 6],
     line_rest: [u8; 6],
@@ -47,6 +48,12 @@ const fn intersection(block: usize, line: usize, is_row: bool) -> Intersection {
         k += 1;
     }
     Intersection {
+        block: block as u8,
+        line_unit: if is_row {
+            9 + line as u8
+        } else {
+            18 + line as u8
+        },
         shared,
         block_rest,
         line_rest,
@@ -56,6 +63,8 @@ const fn intersection(block: usize, line: usize, is_row: bool) -> Intersection {
 const INTERSECTIONS: [Intersection; 54] = {
     let mut out = [const {
         Intersection {
+            block: 0,
+            line_unit: 0,
             shared: [0; 3],
             block_rest: [0; 6],
             line_rest: [0; 6],
@@ -82,18 +91,13 @@ fn union(cells: &[u16; 81], idx: &[u8]) -> u16 {
 }
 
 #[inline]
-fn remove(cells: &mut [u16; 81], idx: &[u8], values: u16) -> Result<bool, Contradiction> {
+fn remove(s: &mut State, idx: &[u8], values: u16) -> Result<bool, Contradiction> {
     let mut removed = false;
     for &i in idx {
-        let m = cells[i as usize];
+        let m = s.cells[i as usize];
         if m & values != 0 {
-            let n = m & !values;
-            cells[i as usize] = n;
+            s.set(i as usize, m & !values)?;
             removed = true;
-            if n == 0 {
-                let cell = Cell::new(i as usize).unwrap_or(Cell::from_row_col(0, 0));
-                return Err(Contradiction::NoValue { cell });
-            }
         }
     }
     Ok(removed)
@@ -104,13 +108,19 @@ pub(super) fn apply(s: &mut State, p: &Profile, stats: &mut Stats) -> Step {
     let pointing = p.has(Rule::LockedPointing);
     let claiming = p.has(Rule::LockedClaiming);
     let mut changed = false;
-    for x in &INTERSECTIONS {
+    let dirty = s.dirty_locked;
+    s.dirty_locked = 0;
+    for x in INTERSECTIONS.iter() {
+        // Neither unit changed since the last look: nothing new to find here.
+        if (dirty >> x.block | dirty >> x.line_unit) & 1 == 0 {
+            continue;
+        }
         let shared = union(&s.cells, &x.shared);
         let in_block = union(&s.cells, &x.block_rest);
         let in_line = union(&s.cells, &x.line_rest);
         if pointing {
             let confined = shared & !in_block & in_line;
-            if confined != 0 && remove(&mut s.cells, &x.line_rest, confined)? {
+            if confined != 0 && remove(s, &x.line_rest, confined)? {
                 stats.bump(Rule::LockedPointing);
                 changed = true;
             }
@@ -118,7 +128,7 @@ pub(super) fn apply(s: &mut State, p: &Profile, stats: &mut Stats) -> Step {
         if claiming {
             let in_line = union(&s.cells, &x.line_rest);
             let confined = shared & !in_line & in_block;
-            if confined != 0 && remove(&mut s.cells, &x.block_rest, confined)? {
+            if confined != 0 && remove(s, &x.block_rest, confined)? {
                 stats.bump(Rule::LockedClaiming);
                 changed = true;
             }

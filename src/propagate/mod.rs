@@ -128,11 +128,44 @@ pub fn propagate_counting(grid: &mut Grid, profile: &Profile, stats: &mut Stats)
     outcome
 }
 
-/// The working state: raw masks, plus the set of single-valued cells already propagated.
+/// As [`propagate`], for a grid that was a fixpoint of `profile` before `changed` was restricted
+/// (the engine's case: every branch test and every fact restricts one cell of a propagated
+/// position). Only the units of `changed` are searched again for subsets and locked candidates,
+/// which makes a branch test several times cheaper. If the precondition does not hold the result
+/// is still sound, only possibly less reduced.
+pub fn propagate_from(grid: &mut Grid, changed: Cell, profile: &Profile) -> Outcome {
+    let mut state = State::new(grid);
+    state.assume_fixpoint_except(changed);
+    let outcome = state.run(profile, &mut Stats::default());
+    state.store(grid);
+    outcome
+}
+
+/// The unit bits (block, row, column) of each cell, as a 27-bit mask.
+const CELL_UNITS: [u32; 81] = {
+    let mut out = [0u32; 81];
+    let mut i = 0;
+    while i < 81 {
+        let (r, c) = (i / 9, i % 9);
+        out[i] = (1 << ((r / 3) * 3 + c / 3)) | (1 << (9 + r)) | (1 << (18 + c));
+        i += 1;
+    }
+    out
+};
+
+const ALL_UNITS: u32 = (1 << 27) - 1;
+
+/// The working state: raw masks, plus what changed since each rule family last looked.
 pub(crate) struct State {
     pub(crate) cells: [u16; 81],
-    /// Singles whose value has already been removed from their peers.
-    pub(crate) done: u128,
+    /// Cells that became single and whose value has not yet left their peers.
+    pub(crate) new_singles: u128,
+    /// Units changed since the unit checks (and hidden singles) last examined them.
+    pub(crate) dirty_check: u32,
+    /// Units changed since locked candidates last examined them.
+    pub(crate) dirty_locked: u32,
+    /// Units changed since the subset rules last examined them.
+    pub(crate) dirty_subsets: u32,
 }
 
 pub(crate) type Step = Result<bool, Contradiction>;
@@ -140,10 +173,54 @@ pub(crate) type Step = Result<bool, Contradiction>;
 impl State {
     fn new(grid: &Grid) -> Self {
         let mut cells = [0u16; 81];
-        for (out, c) in cells.iter_mut().zip(grid.cells()) {
+        let mut singles = 0u128;
+        for (i, (out, c)) in cells.iter_mut().zip(grid.cells()).enumerate() {
             *out = c.bits();
+            if c.len() == 1 {
+                singles |= 1u128 << i;
+            }
         }
-        State { cells, done: 0 }
+        State {
+            cells,
+            new_singles: singles,
+            dirty_check: ALL_UNITS,
+            dirty_locked: ALL_UNITS,
+            dirty_subsets: ALL_UNITS,
+        }
+    }
+
+    /// Assumes the grid was a fixpoint before `changed` was restricted.
+    fn assume_fixpoint_except(&mut self, changed: Cell) {
+        let i = changed.index();
+        let units = CELL_UNITS[i];
+        self.dirty_check = units;
+        self.dirty_locked = units;
+        self.dirty_subsets = units;
+        let m = self.cells[i];
+        self.new_singles = if m != 0 && m & (m - 1) == 0 {
+            1u128 << i
+        } else {
+            0
+        };
+    }
+
+    /// Replaces the candidates of cell `i` by `new` (a subset of the old ones), noting what
+    /// changed. An empty cell is a contradiction.
+    #[inline]
+    pub(crate) fn set(&mut self, i: usize, new: u16) -> Result<(), Contradiction> {
+        self.cells[i] = new;
+        let units = CELL_UNITS[i];
+        self.dirty_check |= units;
+        self.dirty_locked |= units;
+        self.dirty_subsets |= units;
+        if new & new.wrapping_sub(1) == 0 {
+            if new == 0 {
+                let cell = Cell::new(i).unwrap_or(Cell::from_row_col(0, 0));
+                return Err(Contradiction::NoValue { cell });
+            }
+            self.new_singles |= 1u128 << i;
+        }
+        Ok(())
     }
 
     fn store(&self, grid: &mut Grid) {
@@ -170,18 +247,24 @@ impl State {
     }
 
     fn fixpoint(&mut self, p: &Profile, stats: &mut Stats) -> Result<(), Contradiction> {
+        let naked = p.has(Rule::NakedSingle);
         loop {
-            if p.has(Rule::NakedSingle) {
+            if naked {
                 singles::naked(self, stats)?;
             }
             // Unit checks always run: they find the contradictions every profile must see.
-            if singles::check_units_and_hidden(self, p.has(Rule::HiddenSingle), stats)? {
+            if self.dirty_check != 0
+                && singles::check_units_and_hidden(self, p.has(Rule::HiddenSingle), stats)?
+            {
                 continue;
             }
-            if p.has_locked() && locked::apply(self, p, stats)? {
+            if naked && self.new_singles != 0 {
                 continue;
             }
-            if p.has_subsets() && subsets::apply(self, p, stats)? {
+            if p.has_locked() && self.dirty_locked != 0 && locked::apply(self, p, stats)? {
+                continue;
+            }
+            if p.has_subsets() && self.dirty_subsets != 0 && subsets::apply(self, p, stats)? {
                 continue;
             }
             return Ok(());

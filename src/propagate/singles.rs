@@ -4,61 +4,45 @@ use super::{Contradiction, State, Stats, Step};
 use crate::grid::{Cell, Digit, Unit};
 use crate::propagate::Rule;
 
-#[inline]
-fn singles_mask(cells: &[u16; 81]) -> u128 {
-    let mut m = 0u128;
-    for (i, &c) in cells.iter().enumerate() {
-        if c != 0 && c & (c - 1) == 0 {
-            m |= 1u128 << i;
-        }
-    }
-    m
-}
-
 /// Removes the value of every new single from its peers, until no new single appears.
 pub(super) fn naked(s: &mut State, stats: &mut Stats) -> Result<(), Contradiction> {
-    loop {
-        let mut todo = singles_mask(&s.cells) & !s.done;
-        if todo == 0 {
-            return Ok(());
+    while s.new_singles != 0 {
+        let i = s.new_singles.trailing_zeros() as usize;
+        s.new_singles &= s.new_singles - 1;
+        let v = s.cells[i];
+        let Some(cell) = Cell::new(i) else { continue };
+        let mut removed = false;
+        for &p in cell.peers() {
+            let m = s.cells[p.index()];
+            if m & v != 0 {
+                s.set(p.index(), m & !v)?;
+                removed = true;
+            }
         }
-        while todo != 0 {
-            let i = todo.trailing_zeros() as usize;
-            todo &= todo - 1;
-            s.done |= 1u128 << i;
-            let v = s.cells[i];
-            let mut removed = false;
-            let Some(cell) = Cell::new(i) else { continue };
-            for &p in cell.peers() {
-                let m = s.cells[p.index()];
-                if m & v != 0 {
-                    let n = m & !v;
-                    s.cells[p.index()] = n;
-                    removed = true;
-                    if n == 0 {
-                        return Err(Contradiction::NoValue { cell: p });
-                    }
-                }
-            }
-            if removed {
-                stats.bump(Rule::NakedSingle);
-            }
+        if removed {
+            stats.bump(Rule::NakedSingle);
         }
     }
+    Ok(())
 }
 
-/// Checks every unit (each value has a place, no single value twice) and, when `hidden` is on,
-/// places hidden singles. Returns whether a cell changed.
+/// Checks every changed unit (each value has a place, no single value twice) and, when `hidden`
+/// is on, places hidden singles. Returns whether a cell changed.
 pub(super) fn check_units_and_hidden(s: &mut State, hidden: bool, stats: &mut Stats) -> Step {
     let mut changed = false;
-    for unit in Unit::all() {
+    let mut todo = s.dirty_check;
+    s.dirty_check = 0;
+    while todo != 0 {
+        let u = todo.trailing_zeros() as usize;
+        todo &= todo - 1;
+        let Some(unit) = Unit::new(u) else { continue };
         let cells = unit.cells();
         let (mut once, mut twice, mut solved) = (0u16, 0u16, 0u16);
         for c in cells {
             let m = s.cells[c.index()];
             twice |= once & m;
             once |= m;
-            if m != 0 && m & (m - 1) == 0 {
+            if m & m.wrapping_sub(1) == 0 {
                 if solved & m != 0 {
                     return Err(Contradiction::Duplicate {
                         digit: Digit::from_index(m.trailing_zeros() as usize),
@@ -85,9 +69,8 @@ pub(super) fn check_units_and_hidden(s: &mut State, hidden: bool, stats: &mut St
             for c in cells {
                 let m = s.cells[c.index()];
                 if m & bit != 0 {
-                    let n = m & bit;
-                    if n != m {
-                        s.cells[c.index()] = n;
+                    if m != bit {
+                        s.set(c.index(), m & bit)?;
                         changed = true;
                         stats.bump(Rule::HiddenSingle);
                     }

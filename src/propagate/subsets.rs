@@ -19,6 +19,31 @@ fn search(
     union: u16,
     act: &mut dyn FnMut(u16, u16) -> Result<bool, Contradiction>,
 ) -> Result<bool, Contradiction> {
+    if chosen == 0 {
+        // Only items with at most n bits can be part of a set of n covering n bits.
+        let mut eligible = 0u16;
+        for (i, m) in masks.iter().enumerate() {
+            if avail & (1 << i) != 0 && *m != 0 && m.count_ones() <= n {
+                eligible |= 1 << i;
+            }
+        }
+        if eligible.count_ones() < n {
+            return Ok(false);
+        }
+        return search_from(masks, eligible, n, 0, 0, 0, act);
+    }
+    search_from(masks, avail, n, start, chosen, union, act)
+}
+
+fn search_from(
+    masks: &[u16; 9],
+    avail: u16,
+    n: u32,
+    start: usize,
+    chosen: u16,
+    union: u16,
+    act: &mut dyn FnMut(u16, u16) -> Result<bool, Contradiction>,
+) -> Result<bool, Contradiction> {
     if chosen.count_ones() == n {
         return if union.count_ones() == n {
             act(chosen, union)
@@ -34,16 +59,32 @@ fn search(
         if u.count_ones() > n {
             continue;
         }
-        if search(masks, avail, n, i + 1, chosen | (1 << i), u, act)? {
+        if search_from(masks, avail, n, i + 1, chosen | (1 << i), u, act)? {
             return Ok(true);
         }
     }
     Ok(false)
 }
 
-/// Applies the switched-on subset rules, unit by unit; stops at the first change.
+/// Applies the switched-on subset rules to every unit that changed since it was last examined
+/// (at most one subset per unit per call; a changed unit is examined again next time).
 pub(super) fn apply(s: &mut State, p: &Profile, stats: &mut Stats) -> Step {
-    for unit in Unit::all() {
+    let mut changed = false;
+    let mut todo = s.dirty_subsets;
+    s.dirty_subsets = 0;
+    while todo != 0 {
+        let u = todo.trailing_zeros() as usize;
+        todo &= todo - 1;
+        let Some(unit) = Unit::new(u) else { continue };
+        if apply_unit(s, unit, p, stats)? {
+            changed = true;
+        }
+    }
+    Ok(changed)
+}
+
+fn apply_unit(s: &mut State, unit: Unit, p: &Profile, stats: &mut Stats) -> Step {
+    {
         let cells = unit.cells();
         // Positions (0..9 in the unit) of unsolved cells, and their masks.
         let mut masks = [0u16; 9];
@@ -60,7 +101,7 @@ pub(super) fn apply(s: &mut State, p: &Profile, stats: &mut Stats) -> Step {
         }
         let n_open = open.count_ones();
         if n_open < 3 {
-            continue;
+            return Ok(false);
         }
         // Naked subsets: n cells with n values between them; the values leave the other cells.
         for (size, &rule) in (2u32..=4).zip(NAKED.iter()) {
@@ -73,12 +114,8 @@ pub(super) fn apply(s: &mut State, p: &Profile, stats: &mut Stats) -> Step {
                     if open & !chosen & (1 << k) != 0 {
                         let m = s.cells[c.index()];
                         if m & values != 0 {
-                            let n = m & !values;
-                            s.cells[c.index()] = n;
+                            s.set(c.index(), m & !values)?;
                             removed = true;
-                            if n == 0 {
-                                return Err(Contradiction::NoValue { cell: *c });
-                            }
                         }
                     }
                 }
@@ -113,11 +150,8 @@ pub(super) fn apply(s: &mut State, p: &Profile, stats: &mut Stats) -> Step {
                         let m = s.cells[c.index()];
                         let n = m & digits;
                         if n != m {
-                            s.cells[c.index()] = n;
+                            s.set(c.index(), n)?;
                             removed = true;
-                            if n == 0 {
-                                return Err(Contradiction::NoValue { cell: *c });
-                            }
                         }
                     }
                 }

@@ -1,0 +1,153 @@
+//! The command line: clap structs (what the user typed), converted once into library options.
+
+mod chain;
+mod input;
+mod solve;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use hdp::decision::DecisionKinds;
+use hdp::engine::{Budget, Options, Proof, Walk};
+use hdp::propagate::Profile;
+use std::time::{Duration, Instant};
+
+pub use input::InputArgs;
+
+/// Exit code: everything went well.
+pub const EXIT_OK: i32 = 0;
+/// Exit code: a puzzle was invalid, had no unique solution, or was not solved.
+pub const EXIT_PUZZLE: i32 = 1;
+/// Exit code: bad usage or an I/O error.
+pub const EXIT_USAGE: i32 = 2;
+
+const EXIT_HELP: &str = "\
+Exit codes:
+  0  success
+  1  a puzzle was invalid, unsolvable, had several solutions, or bad input in a batch
+  2  usage or I/O error
+
+With no command, hdp prints the HDP chain of Arto Inkala's puzzle (the built-in example).";
+
+/// Explains why a Sudoku is hard: Hypothesis/Disproof/Proof chains, reduction depth, pictures.
+#[derive(Parser, Debug)]
+#[command(name = "hdp", version, about, after_help = EXIT_HELP)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// The subcommands.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Find the HDP chain of each puzzle (spec §2, §5).
+    #[command(after_help = EXIT_HELP)]
+    Chain(chain::ChainArgs),
+    /// Solve each puzzle exactly: the solution, `no solution` or `multiple solutions`.
+    #[command(after_help = EXIT_HELP)]
+    Solve(solve::SolveArgs),
+    /// Propagate each puzzle ("autosolve") and print the reduced position.
+    #[command(after_help = EXIT_HELP)]
+    Propagate(solve::PropagateArgs),
+}
+
+/// Output format for results on stdout.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum OutputFormat {
+    /// Plain text in the notation.
+    Text,
+    /// JSON (one document per puzzle, one per line).
+    Json,
+    /// Graphviz DOT of the decision tree (chain only).
+    Dot,
+}
+
+/// The engine settings shared by the commands that analyse.
+#[derive(Args, Debug, Clone)]
+pub struct EngineArgs {
+    /// Deepest test (k of closure); pair reduction is 1, deep 2, very deep 3.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(1..=6))]
+    pub max_depth: u8,
+    /// Decision kinds: cell, constraint, candidate (comma-separated).
+    #[arg(long, default_value = "cell,constraint")]
+    pub decisions: DecisionKinds,
+    /// Propagation profile: default, singles, or rules like default,-naked-quad.
+    #[arg(long, default_value = "default")]
+    pub profile: Profile,
+    /// What proves: reaching the solution (HDP) or only contradictions (trial and error).
+    #[arg(long, value_enum, default_value_t = ProofArg::Solution)]
+    pub proof: ProofArg,
+    /// How hypotheses are walked.
+    #[arg(long, value_enum, default_value_t = WalkArg::BreadthFirst)]
+    pub walk: WalkArg,
+    /// The most branch tests per puzzle; past it the analysis ends with UNS.
+    #[arg(long)]
+    pub budget: Option<u64>,
+    /// The most seconds per puzzle; past it the analysis ends with UNS.
+    #[arg(long)]
+    pub timeout: Option<f64>,
+}
+
+/// `--proof`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ProofArg {
+    /// A branch reaching the solution proves it.
+    Solution,
+    /// Only contradictions prove.
+    Contradiction,
+}
+
+/// `--walk`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum WalkArg {
+    /// Breadth-first, lookahead 1, restart.
+    BreadthFirst,
+    /// Depth-first (comparison).
+    DepthFirst,
+}
+
+impl EngineArgs {
+    /// The library options; the deadline starts now.
+    pub fn options(&self) -> Options {
+        Options {
+            max_depth: self.max_depth,
+            decisions: self.decisions,
+            profile: self.profile,
+            proof: match self.proof {
+                ProofArg::Solution => Proof::Solution,
+                ProofArg::Contradiction => Proof::Contradiction,
+            },
+            walk: match self.walk {
+                WalkArg::BreadthFirst => Walk::BreadthFirst,
+                WalkArg::DepthFirst => Walk::DepthFirst,
+            },
+            budget: Budget {
+                max_tests: self.budget,
+                deadline: self.deadline(),
+            },
+            ..Options::default()
+        }
+    }
+
+    /// The deadline for one puzzle started now.
+    pub fn deadline(&self) -> Option<Instant> {
+        self.timeout
+            .filter(|t| t.is_finite() && *t >= 0.0)
+            .map(|t| Instant::now() + Duration::from_secs_f64(t.min(1e9)))
+    }
+}
+
+/// Runs the parsed command line; returns the exit code.
+pub fn run(cli: Cli) -> i32 {
+    let result = match cli.command {
+        None => chain::run(&chain::ChainArgs::builtin_example()),
+        Some(Command::Chain(a)) => chain::run(&a),
+        Some(Command::Solve(a)) => solve::run_solve(&a),
+        Some(Command::Propagate(a)) => solve::run_propagate(&a),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("hdp: {e:#}");
+            EXIT_USAGE
+        }
+    }
+}
