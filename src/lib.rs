@@ -12,6 +12,7 @@ pub mod classify;
 pub mod decision;
 pub mod engine;
 pub mod error;
+pub mod format;
 pub mod grid;
 pub mod propagate;
 pub mod solver;

@@ -11,7 +11,7 @@ pub const INKALA: &str =
     "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..";
 
 /// Where puzzles come from.
-#[derive(Args, Debug, Clone, Default)]
+#[derive(Args, Debug, Clone)]
 pub struct InputArgs {
     /// An 81-character puzzle, a file path, or - for standard input (default: Inkala's puzzle).
     pub inputs: Vec<String>,

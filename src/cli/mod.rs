@@ -1,6 +1,7 @@
 //! The command line: clap structs (what the user typed), converted once into library options.
 
 mod chain;
+mod classify;
 mod input;
 mod solve;
 
@@ -47,6 +48,8 @@ pub enum Command {
     /// Propagate each puzzle ("autosolve") and print the reduced position.
     #[command(after_help = EXIT_HELP)]
     Propagate(solve::PropagateArgs),
+    /// Classify a collection by reduction depth: one TSV/JSONL record per puzzle line, in order.
+    Classify(classify::ClassifyArgs),
 }
 
 /// Output format for results on stdout.
@@ -142,6 +145,7 @@ pub fn run(cli: Cli) -> i32 {
         Some(Command::Chain(a)) => chain::run(&a),
         Some(Command::Solve(a)) => solve::run_solve(&a),
         Some(Command::Propagate(a)) => solve::run_propagate(&a),
+        Some(Command::Classify(a)) => classify::run(&a),
     };
     match result {
         Ok(code) => code,

@@ -1,0 +1,106 @@
+//! Corpus access and the soundness check shared by the tests.
+
+use hdp::chain::{ChainLine, LineResult, Marker};
+use hdp::engine::{Analysis, Status};
+use hdp::solver::{solve, Solutions};
+use hdp::{Digit, Grid};
+
+/// The corpora live beside the project: `<repo>/../shared/corpora/`.
+pub fn corpus(name: &str) -> Vec<Grid> {
+    let path = format!("{}/../shared/corpora/{name}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| l.split_whitespace().next().unwrap().parse().unwrap())
+        .collect()
+}
+
+/// Every `step`-th puzzle of a corpus, at most `n`.
+pub fn slice(name: &str, n: usize) -> Vec<Grid> {
+    let all = corpus(name);
+    let step = (all.len() / n.max(1)).max(1);
+    all.into_iter().step_by(step).take(n).collect()
+}
+
+pub fn solution(g: &Grid) -> Grid {
+    match solve(g) {
+        Solutions::Unique(s) => s,
+        other => panic!("corpus puzzle without a unique solution: {other:?}"),
+    }
+}
+
+/// Spec §7.1 for one line: when every statement before the last `#` is true, the last `#`
+/// statement is false and the conclusion is true; a PRF line's context is consistent with the
+/// solution; no line claims a contradiction of true statements.
+pub fn check_line(line: &ChainLine, sol: &Grid, puzzle: &Grid) {
+    let levels = &line.context.levels;
+    let before_true = |upto: usize| levels[..upto].iter().flatten().all(|s| s.holds_in(sol));
+    match (line.marker, line.result) {
+        (Marker::Dis, Some(LineResult::Ctr(conclusion))) => {
+            let hyp = line
+                .context
+                .last_hypothesis()
+                .unwrap_or_else(|| panic!("DIS without hypothesis in {puzzle:?}: {line}"));
+            if before_true(levels.len() - 1) {
+                assert!(
+                    !hyp.holds_in(sol),
+                    "{puzzle:?}: refuted a true hypothesis: {line}"
+                );
+                let c = conclusion.unwrap_or_else(|| panic!("no conclusion: {line}"));
+                assert!(c.holds_in(sol), "{puzzle:?}: false conclusion: {line}");
+                assert_eq!(c.cell, hyp.cell, "{line}");
+                assert!((c.values & hyp.values).is_empty(), "{line}");
+            }
+        }
+        (Marker::Dis, other) => panic!("DIS line without CTR result {other:?}: {line}"),
+        (Marker::Prf, Some(LineResult::Sol)) => {
+            // A proof from true facts; hypotheses on the way are true too (they reached SOL).
+            assert!(
+                line.context.statements().all(|s| s.holds_in(sol)),
+                "{puzzle:?}: PRF with a false statement: {line}"
+            );
+        }
+        _ => {}
+    }
+}
+
+/// Spec §7.1 and §7.2 for a whole analysis.
+pub fn check_analysis(a: &Analysis, puzzle: &Grid) {
+    let sol = solution(puzzle);
+    for l in &a.lines {
+        check_line(&l.line, &sol, puzzle);
+    }
+    for f in &a.facts {
+        assert!(f.holds_in(&sol), "{puzzle:?}: false fact {f}");
+    }
+    for line in a.summary().lines.iter().chain(a.steps().lines.iter()) {
+        let text = line.to_string();
+        let back: ChainLine = text.parse().unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(&back, line, "round trip of {text}");
+    }
+    match a.status {
+        Status::Solved => assert_eq!(a.end, sol, "{puzzle:?}: final grid is not the solution"),
+        Status::Unsolved(_) => assert!(a.end.admits(&sol), "{puzzle:?}: lost the solution"),
+        other => panic!("{puzzle:?}: {other:?}"),
+    }
+}
+
+/// A digit permutation from a seed (a tiny LCG, deterministic).
+pub fn permutation(seed: u64) -> [Digit; 9] {
+    let mut digits: Vec<u8> = (1..=9).collect();
+    let mut x = seed
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
+    for i in (1..9).rev() {
+        x = x
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let j = (x >> 33) as usize % (i + 1);
+        digits.swap(i, j);
+    }
+    let mut out = [Digit::new(1).unwrap(); 9];
+    for (o, d) in out.iter_mut().zip(digits) {
+        *o = Digit::new(d).unwrap();
+    }
+    out
+}

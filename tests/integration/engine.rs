@@ -1,0 +1,130 @@
+//! The engine over real puzzles: soundness of every line (spec §7.1–7.2), round trips (§7.5),
+//! digit relabelling (§7.3), the depth-first walk, and limits.
+
+use crate::common::{check_analysis, corpus, permutation, slice};
+use hdp::decision::DecisionKinds;
+use hdp::engine::{Analysis, Budget, Limit, Options, Status, Walk};
+use hdp::Grid;
+use std::time::{Duration, Instant};
+
+fn soundness_over(puzzles: &[Grid], options: &Options) -> (usize, usize) {
+    let mut solved = 0;
+    for p in puzzles {
+        let a = Analysis::run(p, options);
+        check_analysis(&a, p);
+        solved += a.is_solved() as usize;
+    }
+    (solved, puzzles.len())
+}
+
+#[test]
+fn soundness_fast_slice_of_four_collections() {
+    let mut puzzles = corpus("top95.txt");
+    puzzles.extend(corpus("hardest.txt"));
+    puzzles.extend(slice("magictour-top1465.txt", 70));
+    puzzles.extend(slice("forum-hardest-1106.txt", 30));
+    assert!(puzzles.len() >= 200);
+    let (solved, n) = soundness_over(&puzzles, &Options::default());
+    assert!(solved * 10 >= n * 8, "only {solved} of {n} solved");
+}
+
+#[test]
+fn soundness_with_cell_pairs_only_and_singles() {
+    let puzzles = slice("top95.txt", 30);
+    soundness_over(
+        &puzzles,
+        &Options {
+            decisions: DecisionKinds::CELL,
+            ..Options::default()
+        },
+    );
+    soundness_over(&puzzles, &Options::trial_and_error());
+}
+
+#[test]
+#[ignore = "whole collections; run by .ci/run"]
+fn soundness_whole_collections() {
+    for name in [
+        "top95.txt",
+        "hardest.txt",
+        "magictour-top1465.txt",
+        "forum-hardest-1106.txt",
+    ] {
+        let (solved, n) = soundness_over(&corpus(name), &Options::default());
+        eprintln!("{name}: {solved} of {n} solved");
+    }
+}
+
+#[test]
+fn depth_first_chains_are_sound_too() {
+    let puzzles = slice("top95.txt", 25);
+    let options = Options {
+        walk: Walk::DepthFirst,
+        max_depth: 2,
+        ..Options::default()
+    };
+    soundness_over(&puzzles, &options);
+}
+
+#[test]
+fn relabelling_the_digits_relabels_the_chain() {
+    let mut puzzles = slice("top95.txt", 20);
+    puzzles.extend(corpus("hardest.txt"));
+    for (i, p) in puzzles.iter().enumerate() {
+        let map = permutation(i as u64 + 7);
+        let a = Analysis::run(p, &Options::default());
+        let b = Analysis::run(&p.relabel(&map), &Options::default());
+        assert_eq!(a.status, b.status);
+        assert_eq!(a.depth, b.depth);
+        assert_eq!(a.counters, b.counters, "{p:?}");
+        // A contradiction's position is the grid when propagation stopped, which depends on the
+        // order values are visited; fixpoint positions (STA, HYP, INC, PRF) do not.
+        let strip = |mut l: hdp::chain::ChainLine| {
+            if l.marker == hdp::chain::Marker::Dis {
+                l.position = None;
+            }
+            l
+        };
+        let expected: Vec<_> = a
+            .lines
+            .iter()
+            .map(|l| strip(l.line.relabel(&map)))
+            .collect();
+        let got: Vec<_> = b.lines.iter().map(|l| strip(l.line.clone())).collect();
+        assert_eq!(expected.len(), got.len(), "{p:?}");
+        for (e, g) in expected.iter().zip(&got) {
+            assert_eq!(e, g, "{p:?}");
+        }
+    }
+}
+
+#[test]
+fn budget_and_timeout_end_hard_work_with_uns_quickly() {
+    // A hard puzzle at depth 3 with a tiny budget, and with an immediate deadline.
+    let hard = corpus("forum-hardest-1106.txt")[9];
+    let t = Instant::now();
+    let a = Analysis::run(
+        &hard,
+        &Options {
+            budget: Budget {
+                max_tests: Some(100),
+                deadline: None,
+            },
+            ..Options::default()
+        },
+    );
+    assert_eq!(a.status, Status::Unsolved(Limit::Budget));
+    let a = Analysis::run(
+        &hard,
+        &Options {
+            budget: Budget {
+                max_tests: None,
+                deadline: Some(Instant::now()),
+            },
+            ..Options::default()
+        },
+    );
+    assert_eq!(a.status, Status::Unsolved(Limit::Timeout));
+    assert!(t.elapsed() < Duration::from_secs(5));
+    assert!(a.summary().to_string().contains("=> UNS"));
+}

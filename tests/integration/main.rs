@@ -1,0 +1,5 @@
+//! The integration tests: one binary (link time matters on 2 cores), one module per area.
+
+mod common;
+mod engine;
+mod properties;
