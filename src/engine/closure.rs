@@ -3,7 +3,7 @@
 
 use super::trace::{node, Trace};
 use super::{Analysis, Limit, Options, Proof, Recording, Status, Walk};
-use crate::decision::{generate, Decision};
+use crate::decision::{generate, Decision, DecisionKinds};
 use crate::grid::Grid;
 use crate::propagate::{propagate, propagate_from, Outcome};
 use crate::statement::Statement;
@@ -33,6 +33,10 @@ struct Engine<'o> {
     orders: Vec<Vec<usize>>,
     /// The deepest `j` used at top level.
     top_depth: u8,
+    /// Whether passes sweep on after a fact (see `passes`).
+    sweep: bool,
+    /// The final position of the last branch test that ended open.
+    last_open: Grid,
 }
 
 /// Runs the analysis of `a.puzzle` and fills in `a`.
@@ -57,7 +61,10 @@ pub(super) fn analyse(a: &mut Analysis) {
         pairs: Vec::new(),
         orders: Vec::new(),
         top_depth: 0,
+        sweep: false,
+        last_open: Grid::empty(),
     };
+    engine.sweep = engine.trace.is_none() && opts.decisions == DecisionKinds::CANDIDATE;
     if let Some(t) = engine.trace.as_mut() {
         let ctx = crate::chain::Context {
             levels: t.path.clone(),
@@ -136,6 +143,28 @@ impl Engine<'_> {
         }
     }
 
+    /// [`Engine::test`], and in sweep mode notes what an open branch implies in `known`.
+    #[allow(clippy::too_many_arguments)]
+    fn test_noting(
+        &mut self,
+        state: &Grid,
+        b: Statement,
+        other: Statement,
+        k: u8,
+        level: usize,
+        under: (Option<NodeIndex>, EdgeKind),
+        known: &mut KnownOpen,
+    ) -> Result<Res, Abort> {
+        if !self.sweep {
+            return self.test(state, b, other, k, level, under);
+        }
+        let r = self.test(state, b, other, k, level, under)?;
+        if let Res::Open(_) = r {
+            known.note(state, &self.last_open);
+        }
+        Ok(r)
+    }
+
     /// `test(state, branch, k)`: apply, propagate; at `k > 1` run the closure inside.
     fn test(
         &mut self,
@@ -173,6 +202,7 @@ impl Engine<'_> {
                 if let Some(t) = self.trace.as_mut() {
                     t.set_outcome(n, NodeOutcome::Open, 0);
                 }
+                self.last_open = g;
                 return Ok(Res::Open(0));
             }
             Outcome::Open => {}
@@ -182,6 +212,7 @@ impl Engine<'_> {
             if let Some(t) = self.trace.as_mut() {
                 t.set_outcome(n, NodeOutcome::Open, pairs);
             }
+            self.last_open = g;
             return Ok(Res::Open(pairs));
         }
         // A hypothesis: the closure inside the branch.
@@ -226,7 +257,11 @@ impl Engine<'_> {
             }
         }
         Ok(match res {
-            Res::Open(_) => Res::Open(g.pair_count() as u8),
+            Res::Open(_) => {
+                // The position after the facts found inside the hypothesis.
+                self.last_open = g;
+                Res::Open(g.pair_count() as u8)
+            }
             r => r,
         })
     }
@@ -298,7 +333,17 @@ impl Engine<'_> {
         pairs: &mut [u8],
         order: &mut [usize],
     ) -> Result<Pass, Abort> {
+        // With single-candidate decisions only and nothing recorded (trial-and-error
+        // classification), a pass goes on after a fact and restarts at j = 1 only at its end.
+        // Tests are monotone (a branch that is CTR or SOL stays so in any state with fewer
+        // candidates) and so is the set of candidate decisions, so the closure reaches the same
+        // fixpoint, result and depth with far fewer repeated tests. Pair decisions are not
+        // monotone (a source pair that gets solved takes its decisions with it), so there the
+        // restart after every fact of spec §5 is followed literally.
+        let sweep = self.sweep;
         for j in 1..=k {
+            let mut found = false;
+            let mut known = KnownOpen::default();
             if level == 0 {
                 self.top_depth = self.top_depth.max(j);
             }
@@ -308,13 +353,28 @@ impl Engine<'_> {
             }
             for &i in order.iter() {
                 let d = decisions[i];
+                if found {
+                    // The cell may have lost values since the list was made.
+                    let now = state.get(d.cell);
+                    if (now & d.first).is_empty() || (now & d.rest).is_empty() {
+                        continue;
+                    }
+                }
                 let dn = self.decision_node(&d, j, level);
                 let [b1, b2] = d.branches();
-                let r1 = self.test(state, b1, b2, j, level, (dn, EdgeKind::First))?;
+                let r1 = if sweep && known.covers(state, b1) {
+                    Res::Open(0)
+                } else {
+                    self.test_noting(state, b1, b2, j, level, (dn, EdgeKind::First), &mut known)?
+                };
                 if let Res::Solved(g) = r1 {
                     return Ok(Pass::Done(Res::Solved(g)));
                 }
-                let r2 = self.test(state, b2, b1, j, level, (dn, EdgeKind::Second))?;
+                let r2 = if sweep && known.covers(state, b2) {
+                    Res::Open(0)
+                } else {
+                    self.test_noting(state, b2, b1, j, level, (dn, EdgeKind::Second), &mut known)?
+                };
                 let fact = match (r1, r2) {
                     (_, Res::Solved(g)) => return Ok(Pass::Done(Res::Solved(g))),
                     (Res::Contradiction, Res::Contradiction) => {
@@ -337,10 +397,17 @@ impl Engine<'_> {
                         continue;
                     }
                 };
-                return Ok(match self.fact(state, fact, level) {
-                    Res::Open(_) => Pass::Restart,
-                    r => Pass::Done(r),
-                });
+                match self.fact(state, fact, level) {
+                    Res::Open(_) if sweep => {
+                        found = true;
+                        known = KnownOpen::default();
+                    }
+                    Res::Open(_) => return Ok(Pass::Restart),
+                    r => return Ok(Pass::Done(r)),
+                }
+            }
+            if found {
+                return Ok(Pass::Restart);
             }
         }
         Ok(Pass::Done(Res::Open(state.pair_count() as u8)))
@@ -384,6 +451,51 @@ impl Engine<'_> {
                 None => return Ok(Res::Open(state.pair_count() as u8)),
             }
         }
+    }
+}
+
+/// Branches known to be open in the current state of a sweep pass. If a branch tested open and
+/// its propagation `R` lies inside branch `b'`, then `b'` is open too at the same depth: its
+/// position contains `R`, and tests are monotone. For candidate decisions `Y: w` lies over `R`
+/// when `R` makes `Y` single `w`, and `Y: rest` when `R` removed `w` from `Y`.
+#[derive(Default)]
+struct KnownOpen {
+    single: Vec<u16>,
+    removed: Vec<u16>,
+}
+
+impl KnownOpen {
+    fn note(&mut self, state: &Grid, r: &Grid) {
+        if self.single.is_empty() {
+            self.single = vec![0; 81];
+            self.removed = vec![0; 81];
+        }
+        for (i, (s, r)) in state.cells().iter().zip(r.cells()).enumerate() {
+            if s.len() > 1 {
+                if r.len() == 1 {
+                    self.single[i] |= r.bits();
+                }
+                self.removed[i] |= (*s - *r).bits();
+            }
+        }
+    }
+
+    /// Whether branch `b` (in the current `state`) is known to be open.
+    fn covers(&self, state: &Grid, b: Statement) -> bool {
+        if self.single.is_empty() {
+            return false;
+        }
+        let i = b.cell.index();
+        let s = state.get(b.cell);
+        let values = (b.values & s).bits();
+        // `Y: w`: some open branch made Y single w.
+        if values.count_ones() == 1 && self.single[i] & values != 0 {
+            return true;
+        }
+        // `Y: B`: some open branch removed every value of Y outside B... only tracked per value:
+        // B = all but one value w, and w was removed.
+        let outside = s.bits() & !values;
+        outside.count_ones() == 1 && self.removed[i] & outside != 0
     }
 }
 
