@@ -1,5 +1,6 @@
 //! The integration tests: one binary (link time matters on 2 cores), one module per area.
 
+mod classify;
 mod common;
 mod engine;
 mod properties;
