@@ -1,6 +1,7 @@
 //! The integration tests: one binary (link time matters on 2 cores), one module per area.
 
 mod classify;
+mod cli;
 mod common;
 mod engine;
 mod properties;
