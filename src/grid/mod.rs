@@ -165,6 +165,15 @@ impl std::ops::IndexMut<Cell> for Grid {
     }
 }
 
+/// Parses an 81-character puzzle line (`1-9` givens; `.`, `0`, `*`, `_` empty), as
+/// [`crate::format::parse_line`] does.
+impl std::str::FromStr for Grid {
+    type Err = crate::error::ParseError;
+    fn from_str(s: &str) -> Result<Grid, Self::Err> {
+        crate::format::parse_line(s, 1).map(|p| p.grid)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -186,47 +195,5 @@ mod tests {
         let t = g.transpose();
         assert_eq!(t.value(Cell::from_row_col(7, 2)), Digit::new(4));
         assert_eq!(t.transpose(), g);
-    }
-}
-
-/// Parses an 81-character puzzle line (`1-9` givens; `.`, `0`, `*`, `_` empty).
-impl std::str::FromStr for Grid {
-    type Err = crate::error::ParseError;
-    fn from_str(s: &str) -> Result<Grid, Self::Err> {
-        use crate::error::{ParseError, ParseErrorKind};
-        let s = s.trim();
-        let mut values = [None; 81];
-        let mut n = 0;
-        for (col, ch) in s.chars().enumerate() {
-            if n == 81 {
-                return Err(ParseError::new(
-                    1,
-                    col + 1,
-                    ParseErrorKind::WrongLength {
-                        found: s.chars().count(),
-                    },
-                ));
-            }
-            values[n] = match ch {
-                '.' | '0' | '*' | '_' => None,
-                c => Some(Digit::from_char(c).ok_or(ParseError::new(
-                    1,
-                    col + 1,
-                    ParseErrorKind::BadCharacter {
-                        found: c,
-                        expected: "a digit 1-9 or one of . 0 * _",
-                    },
-                ))?),
-            };
-            n += 1;
-        }
-        if n != 81 {
-            return Err(ParseError::new(
-                1,
-                n + 1,
-                ParseErrorKind::WrongLength { found: n },
-            ));
-        }
-        Ok(Grid::from_values(&values))
     }
 }
