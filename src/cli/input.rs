@@ -59,9 +59,9 @@ impl InputArgs {
                     .map_err(|e| anyhow::anyhow!("cannot read {input}: {e}"))?;
                 (input.clone(), String::from_utf8_lossy(&bytes).into_owned())
             };
-            let puzzles = parse_puzzles(&text, self.input_format);
+            let mut puzzles = parse_puzzles(&text, self.input_format);
             if puzzles.is_empty() {
-                anyhow::bail!("{source}: no puzzle found");
+                puzzles.push(Err(ParseError::new(1, 1, hdp::ParseErrorKind::Empty)));
             }
             for puzzle in puzzles {
                 out.push(Read1 {

@@ -4,5 +4,6 @@ mod classify;
 mod cli;
 mod common;
 mod engine;
+mod hostile;
 mod properties;
 mod solver;
