@@ -4,6 +4,26 @@
 //! lookahead-1 pair-reduction engine, classifies puzzles by the reduction depth they need, and
 //! draws decision trees and grids. The method is specified in `hdp-method.md`; module docs cite
 //! its sections.
+//!
+//! # Quick start
+//!
+//! ```
+//! use hdp::engine::{Analysis, Options, Status};
+//! use hdp::Grid;
+//!
+//! let puzzle: Grid =
+//!     "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
+//!         .parse()?;
+//! let analysis = Analysis::run(&puzzle, &Options::default());
+//! assert_eq!(analysis.status, Status::Solved);
+//! assert_eq!(analysis.depth, Some(2)); // deep pair reduction
+//! print!("{}", analysis.summary()); // DIS # I8: 3,9 # B1: 1,2 => CTR => B1: 6 ...
+//! # Ok::<(), hdp::ParseError>(())
+//! ```
+//!
+//! Classify with [`classify::classify`], read other formats with [`format::parse_puzzles`],
+//! parse chains back with `str::parse::<chain::Chain>()`, and get the decision tree (petgraph)
+//! with [`engine::Recording::ChainAndTree`].
 #![warn(missing_docs)]
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
@@ -15,6 +35,7 @@ pub mod error;
 pub mod format;
 pub mod grid;
 pub mod propagate;
+pub mod render;
 pub mod solver;
 pub mod statement;
 pub mod tree;

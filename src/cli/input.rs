@@ -6,7 +6,7 @@ use hdp::format::{parse_puzzles, InputFormat, Puzzle};
 use hdp::ParseError;
 use std::io::Read;
 
-/// Arthur Inkala's 2010 puzzle (spec §8): the built-in example.
+/// Arto Inkala's puzzle (spec §8; "Arto Inkala 2012" in famous.tsv): the built-in example.
 pub const INKALA: &str =
     "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..";
 

@@ -3,6 +3,7 @@
 mod chain;
 mod classify;
 mod input;
+mod render;
 mod solve;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -50,6 +51,10 @@ pub enum Command {
     Propagate(solve::PropagateArgs),
     /// Classify a collection by reduction depth: one TSV/JSONL record per puzzle line, in order.
     Classify(classify::ClassifyArgs),
+    /// Draw a decision tree, a grid, or every step of the chain as SVG.
+    Render(render::RenderArgs),
+    /// Write an HTML report of a puzzle (or, with --index, of a whole collection).
+    Report(render::ReportArgs),
 }
 
 /// Output format for results on stdout.
@@ -146,6 +151,8 @@ pub fn run(cli: Cli) -> i32 {
         Some(Command::Solve(a)) => solve::run_solve(&a),
         Some(Command::Propagate(a)) => solve::run_propagate(&a),
         Some(Command::Classify(a)) => classify::run(&a),
+        Some(Command::Render(a)) => render::run_render(&a),
+        Some(Command::Report(a)) => render::run_report(&a),
     };
     match result {
         Ok(code) => code,

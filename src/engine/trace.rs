@@ -15,6 +15,9 @@ pub struct TracedLine {
     pub line: ChainLine,
     /// Whether the summary shows it (DIS and PRF lines that changed the state).
     pub summary: bool,
+    /// The position the line shows, with every cell's candidates (for pictures).
+    #[serde(skip)]
+    pub grid: Grid,
 }
 
 pub(super) struct Trace {
@@ -65,6 +68,7 @@ impl Trace {
                 position: Some(position.to_line()),
             },
             summary,
+            grid: *position,
         });
     }
 

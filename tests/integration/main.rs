@@ -6,4 +6,5 @@ mod common;
 mod engine;
 mod hostile;
 mod properties;
+mod render;
 mod solver;

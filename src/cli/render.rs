@@ -1,0 +1,339 @@
+//! `hdp render` (tree, grid and step pictures) and `hdp report` (HTML reports).
+
+use super::chain::Variant;
+use super::{EngineArgs, InputArgs, EXIT_OK, EXIT_PUZZLE};
+use clap::{Args, Subcommand};
+use hdp::engine::{Analysis, PairAnalysis, Recording};
+use hdp::format::{apply_context, parse_context, parse_line, Puzzle};
+use hdp::render::report::ReportInput;
+use hdp::render::{
+    grid_svg, index_html, pair_analysis_tree, report, steps_svgs, tree_svg, GridStyle, IndexEntry,
+    TreeStyle,
+};
+use std::path::{Path, PathBuf};
+
+/// `hdp render`.
+#[derive(Args, Debug)]
+pub struct RenderArgs {
+    #[command(subcommand)]
+    pub what: RenderWhat,
+}
+
+/// What to draw.
+#[derive(Subcommand, Debug)]
+pub enum RenderWhat {
+    /// The decision tree as SVG.
+    Tree {
+        #[command(flatten)]
+        input: InputArgs,
+        #[command(flatten)]
+        engine: EngineArgs,
+        /// analysis (first level), pr, dpr, vdpr or full.
+        #[arg(long, value_enum, default_value_t = Variant::Full)]
+        variant: Variant,
+        /// Draw every recorded node, not only the decisions that produced facts.
+        #[arg(long)]
+        all: bool,
+        /// Output file.
+        #[arg(short, long, default_value = "tree.svg")]
+        output: PathBuf,
+    },
+    /// The grid with pencil marks as SVG (after propagation and the context).
+    Grid {
+        #[command(flatten)]
+        input: InputArgs,
+        /// Start from this context, e.g. "I8: 2,7 + G7: 3,9".
+        #[arg(long)]
+        given: Option<String>,
+        /// Draw the puzzle as given instead of the propagated position.
+        #[arg(long)]
+        raw: bool,
+        /// Output file.
+        #[arg(short, long, default_value = "grid.svg")]
+        output: PathBuf,
+    },
+    /// One grid picture per step of the steps chain, named in order.
+    Steps {
+        #[command(flatten)]
+        input: InputArgs,
+        #[command(flatten)]
+        engine: EngineArgs,
+        /// Output directory.
+        #[arg(short, long, default_value = "steps")]
+        output: PathBuf,
+    },
+}
+
+/// `hdp report`.
+#[derive(Args, Debug)]
+pub struct ReportArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    #[command(flatten)]
+    pub engine: EngineArgs,
+    /// A collection (one puzzle per line, or TSV with a puzzle column; the first other column
+    /// names it): a report per puzzle and an index page by level.
+    #[arg(long)]
+    pub index: Option<PathBuf>,
+    /// Title of the page (single puzzle).
+    #[arg(long)]
+    pub title: Option<String>,
+    /// The most step pictures per report.
+    #[arg(long, default_value_t = 60)]
+    pub max_steps: usize,
+    /// Output directory.
+    #[arg(short, long, default_value = "report")]
+    pub output: PathBuf,
+}
+
+fn write(path: &Path, content: &str) -> anyhow::Result<()> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", dir.display()))?;
+    }
+    std::fs::write(path, content)
+        .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))
+}
+
+fn first_puzzle(input: &InputArgs) -> anyhow::Result<Result<Puzzle, i32>> {
+    let reads = input.read_all()?;
+    let Some(r) = reads.into_iter().next() else {
+        return Ok(Err(EXIT_PUZZLE));
+    };
+    match r.puzzle {
+        Ok(p) => Ok(Ok(p)),
+        Err(e) => {
+            eprintln!("hdp: {}: {e}", r.source);
+            Ok(Err(EXIT_PUZZLE))
+        }
+    }
+}
+
+pub fn run_render(a: &RenderArgs) -> anyhow::Result<i32> {
+    match &a.what {
+        RenderWhat::Tree {
+            input,
+            engine,
+            variant,
+            all,
+            output,
+        } => {
+            let p = match first_puzzle(input)? {
+                Ok(p) => p,
+                Err(code) => return Ok(code),
+            };
+            let mut options = engine.options();
+            let style = TreeStyle {
+                only_productive: !all,
+                ..TreeStyle::default()
+            };
+            let svg = if *variant == Variant::Analysis {
+                tree_svg(
+                    &pair_analysis_tree(&PairAnalysis::run(&p.grid, &options)),
+                    &TreeStyle::default(),
+                )
+            } else {
+                options.max_depth = match variant {
+                    Variant::Pr => 1,
+                    Variant::Dpr => 2,
+                    Variant::Vdpr => 3,
+                    _ => options.max_depth,
+                };
+                options.recording = Recording::ChainAndTree;
+                let analysis = Analysis::run(&p.grid, &options);
+                let Some(tree) = analysis.tree else {
+                    eprintln!("hdp: no tree: {}", analysis.status);
+                    return Ok(EXIT_PUZZLE);
+                };
+                tree_svg(&tree, &style)
+            };
+            write(output, &svg)?;
+        }
+        RenderWhat::Grid {
+            input,
+            given,
+            raw,
+            output,
+        } => {
+            let p = match first_puzzle(input)? {
+                Ok(p) => p,
+                Err(code) => return Ok(code),
+            };
+            let context = match given {
+                Some(t) => parse_context(t)
+                    .map_err(|e| anyhow::anyhow!("--given: column {}: {}", e.column, e.kind))?,
+                None => Vec::new(),
+            };
+            let mut g = match apply_context(&p.grid, &context) {
+                Ok(g) => g,
+                Err(e) => {
+                    eprintln!("hdp: --given: {e}");
+                    return Ok(EXIT_PUZZLE);
+                }
+            };
+            let before = g;
+            if !raw {
+                hdp::propagate::propagate(&mut g, &hdp::propagate::Profile::DEFAULT);
+            }
+            let style = GridStyle {
+                givens: Some(p.grid),
+                highlight: context.iter().map(|s| s.cell).collect(),
+                removed: (!raw).then_some(before),
+                caption: given.clone(),
+            };
+            write(output, &grid_svg(&g, &style))?;
+        }
+        RenderWhat::Steps {
+            input,
+            engine,
+            output,
+        } => {
+            let p = match first_puzzle(input)? {
+                Ok(p) => p,
+                Err(code) => return Ok(code),
+            };
+            let analysis = Analysis::run(&p.grid, &engine.options());
+            for (name, svg) in steps_svgs(&analysis) {
+                write(&output.join(name), &svg)?;
+            }
+            if !analysis.is_solved() {
+                eprintln!("hdp: {}", analysis.status);
+                return Ok(EXIT_PUZZLE);
+            }
+        }
+    }
+    Ok(EXIT_OK)
+}
+
+fn write_report(dir: &Path, input: &ReportInput, max_steps: usize) -> anyhow::Result<()> {
+    let r = report(input, max_steps)?;
+    write(&dir.join("index.html"), &r.index_html)?;
+    for (name, content) in &r.files {
+        write(&dir.join(name), content)?;
+    }
+    Ok(())
+}
+
+/// A name usable as a directory: letters, digits and dashes.
+fn slug(name: &str) -> String {
+    let s: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    let s = s
+        .split('-')
+        .filter(|p| !p.is_empty())
+        .collect::<Vec<_>>()
+        .join("-");
+    if s.is_empty() {
+        "puzzle".into()
+    } else {
+        s
+    }
+}
+
+/// Puzzles of a collection file: 81-character lines, or TSV rows with a puzzle column (the first
+/// other column names the puzzle); header rows are skipped.
+fn collection(text: &str) -> Vec<(usize, String, Result<Puzzle, hdp::ParseError>)> {
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let n = i + 1;
+        if line.trim().is_empty() || line.trim_start().starts_with('#') {
+            continue;
+        }
+        let fields: Vec<&str> = line.split('\t').collect();
+        let puzzle_field = fields.iter().position(|f| f.trim().chars().count() == 81);
+        match (fields.len() > 1, puzzle_field) {
+            (true, Some(k)) => {
+                let name = fields
+                    .iter()
+                    .enumerate()
+                    .find(|(j, f)| *j != k && !f.trim().is_empty())
+                    .map(|(_, f)| f.trim().to_string());
+                let p = parse_line(fields[k], n);
+                out.push((n, name.unwrap_or_else(|| format!("line {n}")), p));
+            }
+            (true, None) => continue, // a header
+            _ => {
+                let p = parse_line(line, n);
+                let name = p
+                    .as_ref()
+                    .ok()
+                    .and_then(|p| p.label.clone())
+                    .unwrap_or_else(|| format!("line {n}"));
+                out.push((n, name, p));
+            }
+        }
+    }
+    out
+}
+
+pub fn run_report(a: &ReportArgs) -> anyhow::Result<i32> {
+    let options = a.engine.options();
+    let Some(index) = &a.index else {
+        let p = match first_puzzle(&a.input)? {
+            Ok(p) => p,
+            Err(code) => return Ok(code),
+        };
+        let title = a
+            .title
+            .clone()
+            .or(p.label.clone())
+            .unwrap_or_else(|| p.grid.to_line());
+        let input = ReportInput::analyse(&title, &p.grid, &options);
+        let code = if matches!(input.variants.last(), Some((_, x)) if x.is_solved()) {
+            EXIT_OK
+        } else {
+            EXIT_PUZZLE
+        };
+        write_report(&a.output, &input, a.max_steps)?;
+        return Ok(code);
+    };
+    let text = std::fs::read_to_string(index)
+        .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", index.display()))?;
+    let mut entries = Vec::new();
+    let mut code = EXIT_OK;
+    let mut used = std::collections::BTreeSet::new();
+    for (n, name, p) in collection(&text) {
+        let p = match p {
+            Ok(p) => p,
+            Err(e) => {
+                eprintln!("hdp: {}: {e}", index.display());
+                code = EXIT_PUZZLE;
+                continue;
+            }
+        };
+        let mut dir = slug(&name);
+        if !used.insert(dir.clone()) {
+            dir = format!("{dir}-{n}");
+            used.insert(dir.clone());
+        }
+        let input = ReportInput::analyse(&name, &p.grid, &options);
+        let c = input.classification;
+        write_report(&a.output.join(&dir), &input, a.max_steps)?;
+        entries.push(IndexEntry {
+            name,
+            puzzle: p.grid.to_line(),
+            level: c
+                .and_then(|c| c.level)
+                .map_or("invalid".into(), |l| l.to_string()),
+            depth: c
+                .and_then(|c| c.depth)
+                .map_or("—".into(), |d| d.to_string()),
+            link: format!("{dir}/index.html"),
+        });
+    }
+    let title = a.title.clone().unwrap_or_else(|| {
+        index
+            .file_name()
+            .map_or("collection".into(), |f| f.to_string_lossy().into_owned())
+    });
+    write(&a.output.join("index.html"), &index_html(&title, &entries)?)?;
+    Ok(code)
+}
