@@ -2,8 +2,8 @@
 
 use super::{InputArgs, OutputFormat, EXIT_OK, EXIT_PUZZLE};
 use clap::Args;
-use hdp::format::{to_pencil, GridJson};
-use hdp::propagate::{propagate, Outcome, Profile};
+use hdp::format::{to_pencil, to_pretty, GridJson};
+use hdp::propagate::{propagate_counting, Outcome, Profile, Stats};
 use hdp::solver::{solve, Solutions};
 
 /// `hdp solve`.
@@ -27,6 +27,12 @@ pub struct PropagateArgs {
     /// Print the pencil-mark grid of the reduced position.
     #[arg(long)]
     pub candidates: bool,
+    /// Print the reduced position as a 9-line grid.
+    #[arg(long, conflicts_with = "candidates")]
+    pub pretty: bool,
+    /// Print how often each rule applied (to stderr; in JSON, a `rules` object).
+    #[arg(long)]
+    pub stats: bool,
     /// Propagation profile: default or singles (or a rule list).
     #[arg(long, default_value = "default")]
     pub profile: Profile,
@@ -90,7 +96,12 @@ pub fn run_propagate(a: &PropagateArgs) -> anyhow::Result<i32> {
             }
         };
         let mut g = p.grid;
-        let outcome = propagate(&mut g, &a.profile);
+        let mut stats = Stats::default();
+        let outcome = propagate_counting(&mut g, &a.profile, &mut stats);
+        if a.stats && a.format != OutputFormat::Json {
+            let counts: Vec<String> = stats.iter().map(|(r, n)| format!("{r} {n}")).collect();
+            eprintln!("line {}: {}", p.line, counts.join(", "));
+        }
         let status = match outcome {
             Outcome::Solved => "solved".to_string(),
             Outcome::Open => "open".to_string(),
@@ -101,15 +112,21 @@ pub fn run_propagate(a: &PropagateArgs) -> anyhow::Result<i32> {
         };
         match a.format {
             OutputFormat::Json => {
+                let rules: serde_json::Map<String, serde_json::Value> = stats
+                    .iter()
+                    .map(|(r, n)| (r.name().to_string(), n.into()))
+                    .collect();
                 let v = serde_json::json!({
                     "line": p.line,
                     "puzzle": p.grid.to_line(),
                     "status": status,
                     "pairs": g.pair_count(),
                     "grid": GridJson::from_grid(&g),
+                    "rules": rules,
                 });
                 println!("{v}");
             }
+            _ if a.pretty => print!("{}", to_pretty(&g)),
             _ if a.candidates => {
                 print!("{}", to_pencil(&g));
                 if !matches!(outcome, Outcome::Open | Outcome::Solved) {

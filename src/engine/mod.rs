@@ -228,6 +228,14 @@ impl Analysis {
         analysis
     }
 
+    /// Analyses `puzzle` without counting its solutions first: for a caller that already knows
+    /// the puzzle is unique, or that wants the engine's behaviour on any grid (on a grid with
+    /// several solutions a branch that "reaches the solution" proves nothing). The depth limit,
+    /// budget and deadline still bound the work.
+    pub fn run_unchecked(puzzle: &Grid, options: &Options) -> Analysis {
+        Analysis::run_unique(puzzle, options)
+    }
+
     /// Analyses `puzzle`, which the caller has established to have exactly one solution.
     pub(crate) fn run_unique(puzzle: &Grid, options: &Options) -> Analysis {
         let mut analysis = Analysis::unstarted(*puzzle, &[], options);

@@ -283,3 +283,31 @@ fn levels_script_runs_on_a_slice() {
     assert!(text.contains("| top95 | 5 |"), "{text}");
     assert!(text.contains("| forum-hardest-1106 | 5 |"), "{text}");
 }
+
+#[test]
+fn propagate_pretty_and_rule_statistics() {
+    let (out, _, code) = stdout(hdp().args(["propagate", "--pretty", INKALA]));
+    assert_eq!(code, 0);
+    assert_eq!(out.lines().count(), 11);
+    assert!(out.starts_with("8 "), "{out}");
+    let (out, _, _) = stdout(hdp().args(["propagate", "--format", "json", INKALA]));
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert!(v["rules"]["naked-single"].as_u64().unwrap() > 0);
+    assert_eq!(v["pairs"], 1);
+}
+
+#[test]
+fn classify_with_a_tiny_budget_still_reports_every_line() {
+    let forum = std::fs::read_to_string(format!(
+        "{}/../shared/corpora/forum-hardest-1106.txt",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let input: String = forum.lines().take(12).map(|l| format!("{l}\n")).collect();
+    let records = classify(&["--budget", "40"], &input);
+    assert_eq!(records.len(), 12);
+    assert!(records
+        .iter()
+        .all(|r| r.level.as_deref() == Some("unsolved")));
+    assert!(records.iter().all(|r| r.tests <= 2 * 41));
+}

@@ -128,3 +128,43 @@ fn budget_and_timeout_end_hard_work_with_uns_quickly() {
     assert!(t.elapsed() < Duration::from_secs(5));
     assert!(a.summary().to_string().contains("=> UNS"));
 }
+
+#[test]
+fn budget_and_timeout_end_the_engine_on_the_empty_grid_quickly() {
+    let t = Instant::now();
+    let empty = Grid::empty();
+    // No two-valued cell and no value with two places: the pair engine has nothing to decide.
+    let a = Analysis::run_unchecked(&empty, &Options::default());
+    assert_eq!(a.status, Status::Unsolved(Limit::Depth));
+    // Candidate decisions have plenty: the budget and the deadline end the search.
+    let a = Analysis::run_unchecked(
+        &empty,
+        &Options {
+            budget: Budget {
+                max_tests: Some(2_000),
+                deadline: None,
+            },
+            ..Options::trial_and_error()
+        },
+    );
+    assert_eq!(a.status, Status::Unsolved(Limit::Budget));
+    assert!(a.counters.tests <= 2_001);
+    let a = Analysis::run_unchecked(
+        &empty,
+        &Options {
+            budget: Budget {
+                max_tests: None,
+                deadline: Some(Instant::now() + Duration::from_millis(200)),
+            },
+            ..Options::trial_and_error()
+        },
+    );
+    assert_eq!(a.status, Status::Unsolved(Limit::Timeout));
+    assert!(a.summary().to_string().contains("=> UNS"));
+    assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
+    // Through the public entry point the empty grid is answered at once.
+    assert_eq!(
+        Analysis::run(&empty, &Options::default()).status,
+        Status::MultipleSolutions
+    );
+}
