@@ -143,7 +143,7 @@ impl Engine<'_> {
         }
     }
 
-    /// [`Engine::test`], and in sweep mode notes what an open branch implies in `known`.
+    /// [`Engine::test`], noting (when `noting`) what an open branch implies in `known`.
     #[allow(clippy::too_many_arguments)]
     fn test_noting(
         &mut self,
@@ -153,9 +153,10 @@ impl Engine<'_> {
         k: u8,
         level: usize,
         under: (Option<NodeIndex>, EdgeKind),
+        noting: bool,
         known: &mut KnownOpen,
     ) -> Result<Res, Abort> {
-        if !self.sweep {
+        if !noting {
             return self.test(state, b, other, k, level, under);
         }
         let r = self.test(state, b, other, k, level, under)?;
@@ -344,6 +345,10 @@ impl Engine<'_> {
         for j in 1..=k {
             let mut found = false;
             let mut known = KnownOpen::default();
+            // Skipping known-open branches is exact where tests are monotone and no pair counts
+            // are needed for a later ordering: every pass of a sweep, and the depth-1 pass of a
+            // depth-1 closure (the inside of a depth-2 hypothesis), when nothing is recorded.
+            let skip = self.trace.is_none() && (sweep || k == 1);
             if level == 0 {
                 self.top_depth = self.top_depth.max(j);
             }
@@ -362,18 +367,36 @@ impl Engine<'_> {
                 }
                 let dn = self.decision_node(&d, j, level);
                 let [b1, b2] = d.branches();
-                let r1 = if sweep && known.covers(state, b1) {
+                let r1 = if skip && known.covers(b1) {
                     Res::Open(0)
                 } else {
-                    self.test_noting(state, b1, b2, j, level, (dn, EdgeKind::First), &mut known)?
+                    self.test_noting(
+                        state,
+                        b1,
+                        b2,
+                        j,
+                        level,
+                        (dn, EdgeKind::First),
+                        skip,
+                        &mut known,
+                    )?
                 };
                 if let Res::Solved(g) = r1 {
                     return Ok(Pass::Done(Res::Solved(g)));
                 }
-                let r2 = if sweep && known.covers(state, b2) {
+                let r2 = if skip && known.covers(b2) {
                     Res::Open(0)
                 } else {
-                    self.test_noting(state, b2, b1, j, level, (dn, EdgeKind::Second), &mut known)?
+                    self.test_noting(
+                        state,
+                        b2,
+                        b1,
+                        j,
+                        level,
+                        (dn, EdgeKind::Second),
+                        skip,
+                        &mut known,
+                    )?
                 };
                 let fact = match (r1, r2) {
                     (_, Res::Solved(g)) => return Ok(Pass::Done(Res::Solved(g))),
@@ -454,48 +477,39 @@ impl Engine<'_> {
     }
 }
 
-/// Branches known to be open in the current state of a sweep pass. If a branch tested open and
-/// its propagation `R` lies inside branch `b'`, then `b'` is open too at the same depth: its
-/// position contains `R`, and tests are monotone. For candidate decisions `Y: w` lies over `R`
-/// when `R` makes `Y` single `w`, and `Y: rest` when `R` removed `w` from `Y`.
+/// Branches known to be open in the current state of a pass. If a branch tested open and its
+/// final position `R` lies inside branch `b'` (every cell of `b'` has, in `R`, only values `b'`
+/// allows), then `b'` is open too at the same depth: its own position contains `R`, and tests
+/// are monotone (at depth 1 always; deeper only for candidate decisions). Per cell we keep the
+/// distinct masks `R` left there.
 #[derive(Default)]
 struct KnownOpen {
-    single: Vec<u16>,
-    removed: Vec<u16>,
+    seen: Vec<Vec<u16>>,
 }
 
 impl KnownOpen {
     fn note(&mut self, state: &Grid, r: &Grid) {
-        if self.single.is_empty() {
-            self.single = vec![0; 81];
-            self.removed = vec![0; 81];
+        if self.seen.is_empty() {
+            self.seen = vec![Vec::new(); 81];
         }
         for (i, (s, r)) in state.cells().iter().zip(r.cells()).enumerate() {
-            if s.len() > 1 {
-                if r.len() == 1 {
-                    self.single[i] |= r.bits();
+            if s.len() > 1 && r != s {
+                let masks = &mut self.seen[i];
+                // Keep only the smallest masks: a mask that contains another adds nothing.
+                if masks.iter().any(|m| m & !r.bits() == 0) {
+                    continue;
                 }
-                self.removed[i] |= (*s - *r).bits();
+                masks.retain(|m| r.bits() & !m != 0);
+                masks.push(r.bits());
             }
         }
     }
 
     /// Whether branch `b` (in the current `state`) is known to be open.
-    fn covers(&self, state: &Grid, b: Statement) -> bool {
-        if self.single.is_empty() {
-            return false;
-        }
-        let i = b.cell.index();
-        let s = state.get(b.cell);
-        let values = (b.values & s).bits();
-        // `Y: w`: some open branch made Y single w.
-        if values.count_ones() == 1 && self.single[i] & values != 0 {
-            return true;
-        }
-        // `Y: B`: some open branch removed every value of Y outside B... only tracked per value:
-        // B = all but one value w, and w was removed.
-        let outside = s.bits() & !values;
-        outside.count_ones() == 1 && self.removed[i] & outside != 0
+    fn covers(&self, b: Statement) -> bool {
+        self.seen
+            .get(b.cell.index())
+            .is_some_and(|masks| masks.iter().any(|m| m & !b.values.bits() == 0))
     }
 }
 
