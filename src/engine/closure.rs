@@ -481,35 +481,60 @@ impl Engine<'_> {
 /// final position `R` lies inside branch `b'` (every cell of `b'` has, in `R`, only values `b'`
 /// allows), then `b'` is open too at the same depth: its own position contains `R`, and tests
 /// are monotone (at depth 1 always; deeper only for candidate decisions). Per cell we keep the
-/// distinct masks `R` left there.
-#[derive(Default)]
+/// distinct minimal masks `R` left there, at most four (forgetting one only loses a skip).
 struct KnownOpen {
-    seen: Vec<Vec<u16>>,
+    masks: [[u16; 4]; 81],
+    len: [u8; 81],
+    any: bool,
+}
+
+impl Default for KnownOpen {
+    fn default() -> Self {
+        KnownOpen {
+            masks: [[0; 4]; 81],
+            len: [0; 81],
+            any: false,
+        }
+    }
 }
 
 impl KnownOpen {
     fn note(&mut self, state: &Grid, r: &Grid) {
-        if self.seen.is_empty() {
-            self.seen = vec![Vec::new(); 81];
-        }
+        self.any = true;
         for (i, (s, r)) in state.cells().iter().zip(r.cells()).enumerate() {
-            if s.len() > 1 && r != s {
-                let masks = &mut self.seen[i];
-                // Keep only the smallest masks: a mask that contains another adds nothing.
-                if masks.iter().any(|m| m & !r.bits() == 0) {
-                    continue;
-                }
-                masks.retain(|m| r.bits() & !m != 0);
-                masks.push(r.bits());
+            if s.len() < 2 || r == s {
+                continue;
             }
+            let r = r.bits();
+            let n = self.len[i] as usize;
+            let masks = &mut self.masks[i];
+            // A kept mask inside `r` already covers everything `r` would.
+            if masks[..n].iter().any(|m| m & !r == 0) {
+                continue;
+            }
+            // Drop the masks that contain `r`; then keep `r`.
+            let mut k = 0;
+            for j in 0..n {
+                if r & !masks[j] != 0 {
+                    masks[k] = masks[j];
+                    k += 1;
+                }
+            }
+            if k < 4 {
+                masks[k] = r;
+                k += 1;
+            }
+            self.len[i] = k as u8;
         }
     }
 
-    /// Whether branch `b` (in the current `state`) is known to be open.
+    /// Whether branch `b` (in the current state) is known to be open.
+    #[inline]
     fn covers(&self, b: Statement) -> bool {
-        self.seen
-            .get(b.cell.index())
-            .is_some_and(|masks| masks.iter().any(|m| m & !b.values.bits() == 0))
+        let i = b.cell.index();
+        self.any && self.masks[i][..self.len[i] as usize]
+            .iter()
+            .any(|m| m & !b.values.bits() == 0)
     }
 }
 
