@@ -79,13 +79,10 @@ pub fn run(a: &ChainArgs) -> anyhow::Result<i32> {
     let reads = a.input.read_all()?;
     let many = reads.len() > 1;
     for (i, r) in reads.into_iter().enumerate() {
-        let p = match r.puzzle {
-            Ok(p) => p,
-            Err(e) => {
-                eprintln!("hdp: {}: {e}", r.source);
-                code = EXIT_PUZZLE;
-                continue;
-            }
+        let source = r.source.clone();
+        let Some(p) = r.ok_or_report() else {
+            code = EXIT_PUZZLE;
+            continue;
         };
         if let Err(e) = apply_context(&p.grid, &given) {
             eprintln!("hdp: --given: {e}");
@@ -96,7 +93,7 @@ pub fn run(a: &ChainArgs) -> anyhow::Result<i32> {
             if i > 0 {
                 println!();
             }
-            println!("# {} line {}: {}", r.source, p.line, p.grid.to_line());
+            println!("# {source} line {}: {}", p.line, p.grid.to_line());
         }
         if a.variant == Variant::Analysis {
             let mut g = p.grid;
@@ -117,19 +114,19 @@ pub fn run(a: &ChainArgs) -> anyhow::Result<i32> {
             Status::NoSolution => {
                 eprintln!(
                     "hdp: {} line {}: the puzzle has no solution",
-                    r.source, p.line
+                    source, p.line
                 );
                 code = EXIT_PUZZLE;
             }
             Status::MultipleSolutions => {
                 eprintln!(
                     "hdp: {} line {}: the puzzle has several solutions",
-                    r.source, p.line
+                    source, p.line
                 );
                 code = EXIT_PUZZLE;
             }
             Status::Unsolved(limit) => {
-                eprintln!("hdp: {} line {}: unsolved: {limit}", r.source, p.line);
+                eprintln!("hdp: {source} line {}: unsolved: {limit}", p.line);
                 code = EXIT_PUZZLE;
             }
         }

@@ -1,12 +1,10 @@
 //! `hdp classify`: stream a collection, classify every puzzle in parallel, write one record per
 //! puzzle line in input order (TSV or JSON Lines), optionally a summary.
 
-use super::{EXIT_OK, EXIT_PUZZLE};
+use super::{EngineArgs, EXIT_OK, EXIT_PUZZLE};
 use clap::{Args, ValueEnum};
 use hdp::classify::{classify, ClassifyOptions, Level};
-use hdp::decision::DecisionKinds;
 use hdp::format::parse_line;
-use hdp::propagate::Profile;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -46,24 +44,13 @@ pub struct ClassifyArgs {
     /// Record format.
     #[arg(long, value_enum, default_value_t = RecordFormat::Tsv)]
     pub format: RecordFormat,
-    /// Deepest test.
-    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(1..=6))]
-    pub max_depth: u8,
-    /// Decision kinds for the `depth` column.
-    #[arg(long, default_value = "cell,constraint")]
-    pub decisions: DecisionKinds,
-    /// Propagation profile.
-    #[arg(long, default_value = "default")]
-    pub profile: Profile,
-    /// Trial-and-error depth of the literature: candidate decisions, singles, contradictions only.
+    /// The engine settings of the `depth` run (the level uses cell pairs with the same settings).
+    #[command(flatten)]
+    pub engine: EngineArgs,
+    /// Trial-and-error depth of the literature: candidate decisions, singles, contradictions only
+    /// (overrides --decisions, --profile and --proof).
     #[arg(long)]
     pub te: bool,
-    /// The most branch tests per analysis run.
-    #[arg(long)]
-    pub budget: Option<u64>,
-    /// The most seconds per puzzle.
-    #[arg(long)]
-    pub timeout: Option<f64>,
     /// Worker threads (default: all cores).
     #[arg(long, short = 'j')]
     pub jobs: Option<usize>,
@@ -308,13 +295,17 @@ pub fn run(a: &ClassifyArgs) -> anyhow::Result<i32> {
     let mut options = if a.te {
         ClassifyOptions::trial_and_error()
     } else {
-        let mut o = ClassifyOptions::default();
-        o.engine.decisions = a.decisions;
-        o.engine.profile = a.profile;
-        o
+        ClassifyOptions::default()
     };
-    options.engine.max_depth = a.max_depth;
-    options.engine.budget.max_tests = a.budget;
+    let engine = a.engine.options();
+    options.engine.max_depth = engine.max_depth;
+    options.engine.budget.max_tests = engine.budget.max_tests;
+    if !a.te {
+        options.engine.decisions = engine.decisions;
+        options.engine.profile = engine.profile;
+        options.engine.proof = engine.proof;
+        options.engine.walk = engine.walk;
+    }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(a.jobs.unwrap_or(0))
         .build()?;
@@ -383,7 +374,7 @@ pub fn run(a: &ClassifyArgs) -> anyhow::Result<i32> {
             if jobs.is_empty() {
                 break;
             }
-            let timeout = a.timeout;
+            let timeout = a.engine.timeout;
             let records: Vec<Record> = pool.install(|| {
                 jobs.par_iter()
                     .map(|j| {

@@ -28,6 +28,19 @@ pub struct Read1 {
     pub puzzle: Result<Puzzle, ParseError>,
 }
 
+impl Read1 {
+    /// The puzzle, or `None` after reporting its error on stderr.
+    pub fn ok_or_report(self) -> Option<Puzzle> {
+        match self.puzzle {
+            Ok(p) => Some(p),
+            Err(e) => {
+                eprintln!("hdp: {}: {e}", self.source);
+                None
+            }
+        }
+    }
+}
+
 fn looks_like_puzzle(s: &str) -> bool {
     let t = s.trim();
     t.chars().count() >= 81

@@ -97,16 +97,11 @@ fn write(path: &Path, content: &str) -> anyhow::Result<()> {
 
 fn first_puzzle(input: &InputArgs) -> anyhow::Result<Result<Puzzle, i32>> {
     let reads = input.read_all()?;
-    let Some(r) = reads.into_iter().next() else {
-        return Ok(Err(EXIT_PUZZLE));
-    };
-    match r.puzzle {
-        Ok(p) => Ok(Ok(p)),
-        Err(e) => {
-            eprintln!("hdp: {}: {e}", r.source);
-            Ok(Err(EXIT_PUZZLE))
-        }
-    }
+    Ok(reads
+        .into_iter()
+        .next()
+        .and_then(|r| r.ok_or_report())
+        .ok_or(EXIT_PUZZLE))
 }
 
 pub fn run_render(a: &RenderArgs) -> anyhow::Result<i32> {

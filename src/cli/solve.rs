@@ -44,14 +44,10 @@ pub struct PropagateArgs {
 pub fn run_solve(a: &SolveArgs) -> anyhow::Result<i32> {
     let mut code = EXIT_OK;
     for r in a.input.read_all()? {
-        let p = match r.puzzle {
-            Ok(p) => p,
-            Err(e) => {
-                eprintln!("hdp: {}: {e}", r.source);
-                println!("error");
-                code = EXIT_PUZZLE;
-                continue;
-            }
+        let Some(p) = r.ok_or_report() else {
+            println!("error");
+            code = EXIT_PUZZLE;
+            continue;
         };
         let s = solve(&p.grid);
         let (count, text) = match &s {
@@ -86,14 +82,10 @@ pub fn run_solve(a: &SolveArgs) -> anyhow::Result<i32> {
 pub fn run_propagate(a: &PropagateArgs) -> anyhow::Result<i32> {
     let mut code = EXIT_OK;
     for r in a.input.read_all()? {
-        let p = match r.puzzle {
-            Ok(p) => p,
-            Err(e) => {
-                eprintln!("hdp: {}: {e}", r.source);
-                println!("error");
-                code = EXIT_PUZZLE;
-                continue;
-            }
+        let Some(p) = r.ok_or_report() else {
+            println!("error");
+            code = EXIT_PUZZLE;
+            continue;
         };
         let mut g = p.grid;
         let mut stats = Stats::default();

@@ -143,21 +143,21 @@ impl Engine<'_> {
         }
     }
 
-    /// [`Engine::test`], noting (when `noting`) what an open branch implies in `known`.
-    #[allow(clippy::too_many_arguments)]
-    fn test_noting(
+    /// [`Engine::test`], unless `known` (when given) already shows the branch open; an open
+    /// result is noted in `known`.
+    fn tested(
         &mut self,
         state: &Grid,
-        b: Statement,
-        other: Statement,
-        k: u8,
-        level: usize,
+        [b, other]: [Statement; 2],
+        (k, level): (u8, usize),
         under: (Option<NodeIndex>, EdgeKind),
-        noting: bool,
-        known: &mut KnownOpen,
+        known: Option<&mut KnownOpen>,
     ) -> Result<Res, Abort> {
-        if !noting {
+        let Some(known) = known else {
             return self.test(state, b, other, k, level, under);
+        };
+        if known.covers(b) {
+            return Ok(Res::Open(0));
         }
         let r = self.test(state, b, other, k, level, under)?;
         if let Res::Open(_) = r {
@@ -367,37 +367,14 @@ impl Engine<'_> {
                 }
                 let dn = self.decision_node(&d, j, level);
                 let [b1, b2] = d.branches();
-                let r1 = if skip && known.covers(b1) {
-                    Res::Open(0)
-                } else {
-                    self.test_noting(
-                        state,
-                        b1,
-                        b2,
-                        j,
-                        level,
-                        (dn, EdgeKind::First),
-                        skip,
-                        &mut known,
-                    )?
-                };
+                let at = (j, level);
+                let first = (dn, EdgeKind::First);
+                let r1 = self.tested(state, [b1, b2], at, first, skip.then_some(&mut known))?;
                 if let Res::Solved(g) = r1 {
                     return Ok(Pass::Done(Res::Solved(g)));
                 }
-                let r2 = if skip && known.covers(b2) {
-                    Res::Open(0)
-                } else {
-                    self.test_noting(
-                        state,
-                        b2,
-                        b1,
-                        j,
-                        level,
-                        (dn, EdgeKind::Second),
-                        skip,
-                        &mut known,
-                    )?
-                };
+                let second = (dn, EdgeKind::Second);
+                let r2 = self.tested(state, [b2, b1], at, second, skip.then_some(&mut known))?;
                 let fact = match (r1, r2) {
                     (_, Res::Solved(g)) => return Ok(Pass::Done(Res::Solved(g))),
                     (Res::Contradiction, Res::Contradiction) => {
@@ -532,9 +509,10 @@ impl KnownOpen {
     #[inline]
     fn covers(&self, b: Statement) -> bool {
         let i = b.cell.index();
-        self.any && self.masks[i][..self.len[i] as usize]
-            .iter()
-            .any(|m| m & !b.values.bits() == 0)
+        self.any
+            && self.masks[i][..self.len[i] as usize]
+                .iter()
+                .any(|m| m & !b.values.bits() == 0)
     }
 }
 
