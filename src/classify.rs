@@ -2,7 +2,7 @@
 //! depth with cell pairs only, the level, and the effort figures.
 
 use crate::decision::DecisionKinds;
-use crate::engine::{Analysis, Budget, Options, Recording, Status};
+use crate::engine::{Analysis, Options, Recording, Status};
 use crate::grid::Grid;
 use crate::propagate::{propagate, Outcome, Profile};
 use crate::solver::{solve, Solutions};
@@ -202,12 +202,4 @@ pub fn classify(grid: &Grid, options: &ClassifyOptions) -> Classification {
     };
     c.level = Some(Level::from_depth(level_depth, singles_solve));
     c
-}
-
-/// A budget of `max_tests` branch tests per run and no deadline.
-pub fn budget(max_tests: Option<u64>) -> Budget {
-    Budget {
-        max_tests,
-        deadline: None,
-    }
 }

@@ -265,7 +265,6 @@ pub fn layout(tree: &Tree, style: &TreeStyle) -> Layout {
         return out;
     }
     // Wrapped: the root on top, its subtrees in rows joined by a bus on the left margin.
-    let bus_x = MARGIN;
     let left = MARGIN + 2.0 * GAP_X;
     out.boxes.push(NodeBox {
         node: root.node,
@@ -292,7 +291,6 @@ pub fn layout(tree: &Tree, style: &TreeStyle) -> Layout {
         width = width.max(x - GAP_X);
         top = tops.last().copied().unwrap_or(top) + heights.last().copied().unwrap_or(0.0) + GAP_Y;
     }
-    let _ = bus_x;
     out.width = width + MARGIN;
     out.height = top - GAP_Y + MARGIN;
     out
