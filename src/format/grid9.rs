@@ -93,6 +93,11 @@ pub(super) fn parse_grids(text: &str, sdk: bool) -> Vec<Result<Puzzle, ParseErro
         if in_other_section {
             continue;
         }
+        // A title such as `Grid 01` (Project Euler files) names the next grid.
+        if rows.is_empty() && t.chars().next().is_some_and(|c| c.is_alphabetic()) {
+            label = Some(t.to_string());
+            continue;
+        }
         match read_row(line, n) {
             Row::Rule => {}
             Row::Bad(e) => {

@@ -273,3 +273,14 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn titled_grids_take_their_title_as_label() {
+    let grid = to_pretty(&inkala());
+    let text = format!("Grid 01\n{grid}Grid 02\n{grid}");
+    let all = parse_puzzles(&text, InputFormat::Auto);
+    assert_eq!(all.len(), 2, "{all:?}");
+    assert_eq!(all[0].as_ref().unwrap().label.as_deref(), Some("Grid 01"));
+    assert_eq!(all[1].as_ref().unwrap().label.as_deref(), Some("Grid 02"));
+    assert_eq!(all[1].as_ref().unwrap().line, 14);
+}
