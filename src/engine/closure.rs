@@ -37,6 +37,8 @@ struct Engine<'o> {
     sweep: bool,
     /// The final position of the last branch test that ended open.
     last_open: Grid,
+    /// Known-open buffers, one per nesting level.
+    known: Vec<Option<Box<KnownOpen>>>,
 }
 
 /// Runs the analysis of `a.puzzle` and fills in `a`.
@@ -63,6 +65,7 @@ pub(super) fn analyse(a: &mut Analysis) {
         top_depth: 0,
         sweep: false,
         last_open: Grid::empty(),
+        known: Vec::new(),
     };
     engine.sweep = engine.trace.is_none() && opts.decisions == DecisionKinds::CANDIDATE;
     if let Some(t) = engine.trace.as_mut() {
@@ -140,6 +143,7 @@ impl Engine<'_> {
             self.decisions.push(Vec::new());
             self.pairs.push(Vec::new());
             self.orders.push(Vec::new());
+            self.known.push(Some(KnownOpen::new()));
         }
     }
 
@@ -156,7 +160,7 @@ impl Engine<'_> {
         let Some(known) = known else {
             return self.test(state, b, other, k, level, under);
         };
-        if known.covers(b) {
+        if known.covers(state, b) {
             return Ok(Res::Open(0));
         }
         let r = self.test(state, b, other, k, level, under)?;
@@ -325,6 +329,7 @@ impl Engine<'_> {
         }
     }
 
+    /// The passes of `closure` over one state, with this level's known-open buffer.
     fn passes(
         &mut self,
         state: &mut Grid,
@@ -333,6 +338,23 @@ impl Engine<'_> {
         decisions: &[Decision],
         pairs: &mut [u8],
         order: &mut [usize],
+    ) -> Result<Pass, Abort> {
+        let mut known = self.known[level].take().unwrap_or_else(KnownOpen::new);
+        let result = self.passes_with(state, k, level, decisions, pairs, order, &mut known);
+        self.known[level] = Some(known);
+        result
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn passes_with(
+        &mut self,
+        state: &mut Grid,
+        k: u8,
+        level: usize,
+        decisions: &[Decision],
+        pairs: &mut [u8],
+        order: &mut [usize],
+        known: &mut KnownOpen,
     ) -> Result<Pass, Abort> {
         // With single-candidate decisions only and nothing recorded (trial-and-error
         // classification), a pass goes on after a fact and restarts at j = 1 only at its end.
@@ -344,7 +366,7 @@ impl Engine<'_> {
         let sweep = self.sweep;
         for j in 1..=k {
             let mut found = false;
-            let mut known = KnownOpen::default();
+            known.reset(!sweep);
             // Skipping known-open branches is exact where tests are monotone and no pair counts
             // are needed for a later ordering: every pass of a sweep, and the depth-1 pass of a
             // depth-1 closure (the inside of a depth-2 hypothesis), when nothing is recorded.
@@ -369,12 +391,12 @@ impl Engine<'_> {
                 let [b1, b2] = d.branches();
                 let at = (j, level);
                 let first = (dn, EdgeKind::First);
-                let r1 = self.tested(state, [b1, b2], at, first, skip.then_some(&mut known))?;
+                let r1 = self.tested(state, [b1, b2], at, first, skip.then_some(&mut *known))?;
                 if let Res::Solved(g) = r1 {
                     return Ok(Pass::Done(Res::Solved(g)));
                 }
                 let second = (dn, EdgeKind::Second);
-                let r2 = self.tested(state, [b2, b1], at, second, skip.then_some(&mut known))?;
+                let r2 = self.tested(state, [b2, b1], at, second, skip.then_some(&mut *known))?;
                 let fact = match (r1, r2) {
                     (_, Res::Solved(g)) => return Ok(Pass::Done(Res::Solved(g))),
                     (Res::Contradiction, Res::Contradiction) => {
@@ -400,7 +422,7 @@ impl Engine<'_> {
                 match self.fact(state, fact, level) {
                     Res::Open(_) if sweep => {
                         found = true;
-                        known = KnownOpen::default();
+                        known.reset(false);
                     }
                     Res::Open(_) => return Ok(Pass::Restart),
                     r => return Ok(Pass::Done(r)),
@@ -457,29 +479,55 @@ impl Engine<'_> {
 /// Branches known to be open in the current state of a pass. If a branch tested open and its
 /// final position `R` lies inside branch `b'` (every cell of `b'` has, in `R`, only values `b'`
 /// allows), then `b'` is open too at the same depth: its own position contains `R`, and tests
-/// are monotone (at depth 1 always; deeper only for candidate decisions). Per cell we keep the
-/// distinct minimal masks `R` left there, at most four (forgetting one only loses a skip).
+/// are monotone (at depth 1 always; deeper only for candidate decisions).
+///
+/// For candidate decisions (`X: v` or `X: rest`) two unions per cell suffice: `X: v` is covered
+/// when some `R` made `X` single `v`, `X: rest` when some `R` removed `v`. Pair decisions need
+/// one `R` inside the whole branch, so per cell the distinct minimal masks of `R` are kept, at
+/// most four (forgetting one only loses a skip). One buffer per nesting level is reused.
 struct KnownOpen {
+    general: bool,
+    any: bool,
+    single: [u16; 81],
+    removed: [u16; 81],
     masks: [[u16; 4]; 81],
     len: [u8; 81],
-    any: bool,
-}
-
-impl Default for KnownOpen {
-    fn default() -> Self {
-        KnownOpen {
-            masks: [[0; 4]; 81],
-            len: [0; 81],
-            any: false,
-        }
-    }
 }
 
 impl KnownOpen {
+    fn new() -> Box<KnownOpen> {
+        Box::new(KnownOpen {
+            general: false,
+            any: false,
+            single: [0; 81],
+            removed: [0; 81],
+            masks: [[0; 4]; 81],
+            len: [0; 81],
+        })
+    }
+
+    /// Forgets everything (a new pass, or a new state).
+    fn reset(&mut self, general: bool) {
+        if self.any {
+            self.single = [0; 81];
+            self.removed = [0; 81];
+            self.len = [0; 81];
+        }
+        self.any = false;
+        self.general = general;
+    }
+
     fn note(&mut self, state: &Grid, r: &Grid) {
         self.any = true;
         for (i, (s, r)) in state.cells().iter().zip(r.cells()).enumerate() {
             if s.len() < 2 || r == s {
+                continue;
+            }
+            if !self.general {
+                if r.len() == 1 {
+                    self.single[i] |= r.bits();
+                }
+                self.removed[i] |= (*s - *r).bits();
                 continue;
             }
             let r = r.bits();
@@ -505,14 +553,23 @@ impl KnownOpen {
         }
     }
 
-    /// Whether branch `b` (in the current state) is known to be open.
+    /// Whether branch `b` (in the current `state`) is known to be open.
     #[inline]
-    fn covers(&self, b: Statement) -> bool {
+    fn covers(&self, state: &Grid, b: Statement) -> bool {
+        if !self.any {
+            return false;
+        }
         let i = b.cell.index();
-        self.any
-            && self.masks[i][..self.len[i] as usize]
+        if self.general {
+            return self.masks[i][..self.len[i] as usize]
                 .iter()
-                .any(|m| m & !b.values.bits() == 0)
+                .any(|m| m & !b.values.bits() == 0);
+        }
+        let now = state.get(b.cell).bits();
+        let values = b.values.bits() & now;
+        let outside = now & !values;
+        (values.count_ones() == 1 && self.single[i] & values != 0)
+            || (outside.count_ones() == 1 && self.removed[i] & outside != 0)
     }
 }
 

@@ -103,9 +103,14 @@ fn apply_unit(s: &mut State, unit: Unit, p: &Profile, stats: &mut Stats) -> Step
         if n_open < 3 {
             return Ok(false);
         }
+        // With every subset rule on, a naked subset of n cells is the hidden subset of the other
+        // n_open - n cells (the same elimination), so each side only needs sizes up to half.
+        let all_on = NAKED.iter().chain(HIDDEN.iter()).all(|&r| p.has(r));
+        let naked_max = if all_on { n_open / 2 } else { 4 };
+        let hidden_max = if all_on { (n_open - 1) / 2 } else { 4 };
         // Naked subsets: n cells with n values between them; the values leave the other cells.
         for (size, &rule) in (2u32..=4).zip(NAKED.iter()) {
-            if !p.has(rule) || size >= n_open {
+            if !p.has(rule) || size >= n_open || size > naked_max {
                 continue;
             }
             let mut act = |chosen: u16, values: u16| -> Result<bool, Contradiction> {
@@ -140,7 +145,7 @@ fn apply_unit(s: &mut State, unit: Unit, p: &Profile, stats: &mut Stats) -> Step
         }
         let open_values = 0x1ff & !solved_values;
         for (size, &rule) in (2u32..=4).zip(HIDDEN.iter()) {
-            if !p.has(rule) || size >= n_open {
+            if !p.has(rule) || size >= n_open || size > hidden_max {
                 continue;
             }
             let mut act = |digits: u16, positions: u16| -> Result<bool, Contradiction> {
