@@ -5,32 +5,37 @@
 use super::{Contradiction, State, Stats, Step};
 use crate::propagate::{Profile, Rule};
 
-/// One block–line intersection: 3 shared cells, the 6 other cells of the block, the 6 other cells
-/// of the line (as row-major indices).
+/// One block–line intersection: the 6 other cells of the block and the 6 other cells of the line
+/// (as row-major indices), and where its segment unions are (see [`Segments`]): its own, the two
+/// other segments of the block, the two other segments of the line.
 struct Intersection {
     block: u8,
     line_unit: u8,
-    shared: [u8; 3],
     block_rest: [u8; 6],
     line_rest: [u8; 6],
+    seg: u8,
+    seg_block: [u8; 2],
+    seg_line: [u8; 2],
+}
+
+/// The index in [`Segments`] of the segment of line `line` (0..9, rows or columns) in the block
+/// at position `along` (0..3) along it.
+const fn seg_index(is_row: bool, line: usize, along: usize) -> u8 {
+    ((if is_row { 0 } else { 27 }) + line * 3 + along) as u8
 }
 
 const fn intersection(block: usize, line: usize, is_row: bool) -> Intersection {
     let (br, bc) = ((block / 3) * 3, (block % 3) * 3);
-    let mut shared = [0u8; 3];
     let mut block_rest = [0u8; 6];
     let mut line_rest = [0u8; 6];
-    let (mut s, mut b, mut l) = (0, 0, 0);
+    let (mut b, mut l) = (0, 0);
     // The block's cells.
     let mut k = 0;
     while k < 9 {
         let (r, c) = (br + k / 3, bc + k % 3);
         let on_line = if is_row { r == line } else { c == line };
         let idx = (r * 9 + c) as u8;
-        if on_line {
-            shared[s] = idx;
-            s += 1;
-        } else {
+        if !on_line {
             block_rest[b] = idx;
             b += 1;
         }
@@ -47,6 +52,10 @@ const fn intersection(block: usize, line: usize, is_row: bool) -> Intersection {
         }
         k += 1;
     }
+    // Position of the block along the line, and the first line through the block.
+    let along = if is_row { block % 3 } else { block / 3 };
+    let base = line - line % 3;
+    let inside = line % 3;
     Intersection {
         block: block as u8,
         line_unit: if is_row {
@@ -54,9 +63,17 @@ const fn intersection(block: usize, line: usize, is_row: bool) -> Intersection {
         } else {
             18 + line as u8
         },
-        shared,
         block_rest,
         line_rest,
+        seg: seg_index(is_row, line, along),
+        seg_block: [
+            seg_index(is_row, base + (inside + 1) % 3, along),
+            seg_index(is_row, base + (inside + 2) % 3, along),
+        ],
+        seg_line: [
+            seg_index(is_row, line, (along + 1) % 3),
+            seg_index(is_row, line, (along + 2) % 3),
+        ],
     }
 }
 
@@ -65,9 +82,11 @@ const INTERSECTIONS: [Intersection; 54] = {
         Intersection {
             block: 0,
             line_unit: 0,
-            shared: [0; 3],
             block_rest: [0; 6],
             line_rest: [0; 6],
+            seg: 0,
+            seg_block: [0; 2],
+            seg_line: [0; 2],
         }
     }; 54];
     let mut block = 0;
@@ -103,6 +122,22 @@ fn remove(s: &mut State, idx: &[u8], values: u16) -> Result<bool, Contradiction>
     Ok(removed)
 }
 
+/// The union of the candidates of each block–line intersection ("segment"): row segments first
+/// (by row, then block position along the row), then column segments.
+type Segments = [u16; 54];
+
+fn segments(cells: &[u16; 81]) -> Segments {
+    let mut seg = [0u16; 54];
+    for r in 0..9 {
+        for c in 0..9 {
+            let m = cells[r * 9 + c];
+            seg[r * 3 + c / 3] |= m;
+            seg[27 + c * 3 + r / 3] |= m;
+        }
+    }
+    seg
+}
+
 /// Applies pointing and claiming over all 54 intersections. Returns whether a cell changed.
 pub(super) fn apply(s: &mut State, p: &Profile, stats: &mut Stats) -> Step {
     let pointing = p.has(Rule::LockedPointing);
@@ -110,28 +145,44 @@ pub(super) fn apply(s: &mut State, p: &Profile, stats: &mut Stats) -> Step {
     let mut changed = false;
     let dirty = s.dirty_locked;
     s.dirty_locked = 0;
+    // The unions of the shared cells, the rest of the block and the rest of the line all come
+    // from the 54 segment unions, recomputed only after a removal.
+    let mut seg = segments(&s.cells);
     for x in INTERSECTIONS.iter() {
         // Neither unit changed since the last look: nothing new to find here.
         if (dirty >> x.block | dirty >> x.line_unit) & 1 == 0 {
             continue;
         }
-        let shared = union(&s.cells, &x.shared);
-        let in_block = union(&s.cells, &x.block_rest);
-        let in_line = union(&s.cells, &x.line_rest);
+        let shared = seg[x.seg as usize];
+        let in_block = seg[x.seg_block[0] as usize] | seg[x.seg_block[1] as usize];
+        let in_line = seg[x.seg_line[0] as usize] | seg[x.seg_line[1] as usize];
+        // Only values the shared cells hold that are missing on one side can be locked.
+        if shared & !(in_block & in_line) == 0 {
+            continue;
+        }
+        let mut removed = false;
         if pointing {
             let confined = shared & !in_block & in_line;
             if confined != 0 && remove(s, &x.line_rest, confined)? {
                 stats.bump(Rule::LockedPointing);
-                changed = true;
+                removed = true;
             }
         }
         if claiming {
-            let in_line = union(&s.cells, &x.line_rest);
+            let in_line = if removed {
+                union(&s.cells, &x.line_rest)
+            } else {
+                in_line
+            };
             let confined = shared & !in_line & in_block;
             if confined != 0 && remove(s, &x.block_rest, confined)? {
                 stats.bump(Rule::LockedClaiming);
-                changed = true;
+                removed = true;
             }
+        }
+        if removed {
+            changed = true;
+            seg = segments(&s.cells);
         }
     }
     Ok(changed)

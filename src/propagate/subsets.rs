@@ -1,4 +1,10 @@
 //! Naked and hidden pairs, triples and quads inside a unit (spec §3).
+//!
+//! Both kinds are one search: among up to nine items with a bit mask each (cells with their
+//! candidates for naked subsets, values with their places for hidden ones), find `k` items whose
+//! masks together hold `k` bits (fewer is a contradiction). All sizes are found in a single
+//! depth-first pass with nested loops, pruned as soon as the union grows past the largest size
+//! searched; the per-unit set-up is free of data-dependent branches.
 
 use super::{Contradiction, State, Stats, Step};
 use crate::grid::Unit;
@@ -7,68 +13,115 @@ use crate::propagate::{Profile, Rule};
 const NAKED: [Rule; 3] = [Rule::NakedPair, Rule::NakedTriple, Rule::NakedQuad];
 const HIDDEN: [Rule; 3] = [Rule::HiddenPair, Rule::HiddenTriple, Rule::HiddenQuad];
 
-/// Finds the first set of `n` items (indices into `masks`, restricted to `avail`) whose masks
-/// together cover exactly `n` bits and for which `act` reports a change. Returns whether `act`
-/// changed something.
-fn search(
-    masks: &[u16; 9],
-    avail: u16,
-    n: u32,
-    start: usize,
-    chosen: u16,
-    union: u16,
-    act: &mut dyn FnMut(u16, u16) -> Result<bool, Contradiction>,
-) -> Result<bool, Contradiction> {
-    if chosen == 0 {
-        // Only items with at most n bits can be part of a set of n covering n bits.
-        let mut eligible = 0u16;
-        for (i, m) in masks.iter().enumerate() {
-            if avail & (1 << i) != 0 && *m != 0 && m.count_ones() <= n {
-                eligible |= 1 << i;
-            }
-        }
-        if eligible.count_ones() < n {
-            return Ok(false);
-        }
-        return search_from(masks, eligible, n, 0, 0, 0, act);
-    }
-    search_from(masks, avail, n, start, chosen, union, act)
+/// Which subset sizes to look for: bit `k` of `sizes` for size `k` (2..=4), and the largest one.
+#[derive(Clone, Copy)]
+struct Sizes {
+    sizes: u8,
+    max: u32,
 }
 
-fn search_from(
-    masks: &[u16; 9],
-    avail: u16,
-    n: u32,
-    start: usize,
-    chosen: u16,
-    union: u16,
-    act: &mut dyn FnMut(u16, u16) -> Result<bool, Contradiction>,
-) -> Result<bool, Contradiction> {
-    if chosen.count_ones() == n {
-        return if union.count_ones() == n {
-            act(chosen, union)
+impl Sizes {
+    fn new(rules: &[Rule; 3], p: &Profile, limit: u32) -> Sizes {
+        let mut sizes = 0u8;
+        for (k, &rule) in (2u32..=4).zip(rules.iter()) {
+            if p.has(rule) && k <= limit {
+                sizes |= 1 << k;
+            }
+        }
+        let max = if sizes == 0 {
+            0
         } else {
-            Ok(false)
+            7 - sizes.leading_zeros()
         };
+        Sizes { sizes, max }
     }
-    for i in start..9 {
-        if avail & (1 << i) == 0 {
-            continue;
-        }
-        let u = union | masks[i];
-        if u.count_ones() > n {
-            continue;
-        }
-        if search_from(masks, avail, n, i + 1, chosen | (1 << i), u, act)? {
-            return Ok(true);
+
+    #[inline]
+    fn wants(self, k: u32) -> bool {
+        self.sizes & (1 << k) != 0
+    }
+}
+
+/// Searches `items` (`(mask, tag)` pairs, each mask with between 1 and `want.max` bits) for `k`
+/// items (`k` a wanted size) whose masks hold at most `k` bits between them, and calls
+/// `act(tags, union, k)` for each until it reports a change. Returns the size acted on.
+#[inline(always)]
+fn find<F>(items: &[(u16, u16)], want: Sizes, mut act: F) -> Result<Option<u32>, Contradiction>
+where
+    F: FnMut(u16, u16, u32) -> Step,
+{
+    let n = items.len();
+    for a in 0..n {
+        let (ua, ta) = items[a];
+        for b in a + 1..n {
+            let ub = ua | items[b].0;
+            let nb = ub.count_ones();
+            if nb > want.max {
+                continue;
+            }
+            let tb = ta | items[b].1;
+            if nb <= 2 && want.wants(2) && act(tb, ub, 2)? {
+                return Ok(Some(2));
+            }
+            if want.max < 3 {
+                continue;
+            }
+            for c in b + 1..n {
+                let uc = ub | items[c].0;
+                let nc = uc.count_ones();
+                if nc > want.max {
+                    continue;
+                }
+                let tc = tb | items[c].1;
+                if nc <= 3 && want.wants(3) && act(tc, uc, 3)? {
+                    return Ok(Some(3));
+                }
+                if want.max < 4 {
+                    continue;
+                }
+                for &(md, td) in &items[c + 1..] {
+                    let ud = uc | md;
+                    if ud.count_ones() <= 4 && want.wants(4) && act(tc | td, ud, 4)? {
+                        return Ok(Some(4));
+                    }
+                }
+            }
         }
     }
-    Ok(false)
+    Ok(None)
 }
 
 /// Applies the switched-on subset rules to every unit that changed since it was last examined
 /// (at most one subset per unit per call; a changed unit is examined again next time).
 pub(super) fn apply(s: &mut State, p: &Profile, stats: &mut Stats) -> Step {
+    // The rules are over all nine cells of a unit, solved or not: k cells holding at most k
+    // values between them (fewer is a contradiction), or k values with at most k places. Read
+    // that way every rule stays true of every smaller state, so the fixpoint does not depend on
+    // the order of the rules, whatever the profile.
+    //
+    // With the default profile (both singles and every subset rule) a faster reading gives the
+    // same fixpoint: subsets run once the singles are done, so a solved cell's value is in no
+    // other cell of its units and subsets can be sought among the open cells alone; and a naked
+    // subset of n of the n_open open cells is the hidden subset of the other n_open - n (the same
+    // elimination), while a contradiction one side would expose the other side, or the singles,
+    // expose through a smaller subset; so each side only needs sizes up to half.
+    // `tests/integration/reference.rs` checks both readings against a plain implementation.
+    let fast = NAKED
+        .iter()
+        .chain(HIDDEN.iter())
+        .chain([Rule::NakedSingle, Rule::HiddenSingle].iter())
+        .all(|&r| p.has(r));
+    let mut naked = [Sizes { sizes: 0, max: 0 }; 10];
+    let mut hidden = naked;
+    for n_open in 0..10u32 {
+        let (naked_limit, hidden_limit) = if fast {
+            (n_open / 2, n_open.saturating_sub(1) / 2)
+        } else {
+            (4, 4)
+        };
+        naked[n_open as usize] = Sizes::new(&NAKED, p, naked_limit);
+        hidden[n_open as usize] = Sizes::new(&HIDDEN, p, hidden_limit);
+    }
     let mut changed = false;
     let mut todo = s.dirty_subsets;
     s.dirty_subsets = 0;
@@ -76,97 +129,181 @@ pub(super) fn apply(s: &mut State, p: &Profile, stats: &mut Stats) -> Step {
         let u = todo.trailing_zeros() as usize;
         todo &= todo - 1;
         let Some(unit) = Unit::new(u) else { continue };
-        if apply_unit(s, unit, p, stats)? {
+        if apply_unit(s, unit, fast, &naked, &hidden, stats)? {
             changed = true;
         }
     }
     Ok(changed)
 }
 
-fn apply_unit(s: &mut State, unit: Unit, p: &Profile, stats: &mut Stats) -> Step {
-    {
-        let cells = unit.cells();
-        // Positions (0..9 in the unit) of unsolved cells, and their masks.
-        let mut masks = [0u16; 9];
+/// Per value, whether it has at most `max` (0..=4) places among the `open` cells of `masks`: a
+/// bit-sliced count, without branches.
+#[inline]
+fn at_most(masks: &[u16; 9], open: u16, max: u32) -> u16 {
+    let (mut c0, mut c1, mut c2, mut c3) = (0u16, 0u16, 0u16, 0u16);
+    for (k, &m) in masks.iter().enumerate() {
+        let m = m & 0u16.wrapping_sub((open >> k) & 1);
+        let k1 = c0 & m;
+        c0 ^= m;
+        let k2 = c1 & k1;
+        c1 ^= k1;
+        let k3 = c2 & k2;
+        c2 ^= k2;
+        c3 |= k3;
+    }
+    // Counts stay below 16 (nine cells); c3 marks 8 or more.
+    let le = [
+        !(c0 | c1 | c2 | c3),
+        !(c1 | c2 | c3),
+        !(c2 | c3) & !(c0 & c1),
+        !(c2 | c3),
+        !c3 & !(c2 & (c1 | c0)),
+    ];
+    le[max.min(4) as usize]
+}
+
+/// The cells of `open` whose masks have at most `max` bits, without branches.
+#[inline]
+fn small_cells(masks: &[u16; 9], open: u16, max: u32) -> u16 {
+    let mut out = 0u16;
+    for (k, &m) in masks.iter().enumerate() {
+        out |= u16::from(m.count_ones() <= max) << k;
+    }
+    out & open
+}
+
+/// `(masks[k], 1 << k)` for each `k` of `set`, and how many there are.
+#[inline]
+fn items_of(masks: &[u16; 9], mut set: u16) -> ([(u16, u16); 9], usize) {
+    let mut items = [(0u16, 0u16); 9];
+    let mut n = 0;
+    while set != 0 {
+        let k = set.trailing_zeros() as usize;
+        set &= set - 1;
+        items[n] = (masks[k], 1 << k);
+        n += 1;
+    }
+    (items, n)
+}
+
+fn apply_unit(
+    s: &mut State,
+    unit: Unit,
+    fast: bool,
+    naked: &[Sizes; 10],
+    hidden: &[Sizes; 10],
+    stats: &mut Stats,
+) -> Step {
+    let cells = unit.cells();
+    let mut masks = [0u16; 9];
+    for (m, c) in masks.iter_mut().zip(cells) {
+        *m = s.cells[c.index()];
+    }
+    // The cells and values the search is over: the open ones (fast), or all of them.
+    let (scope, solved_values, n_open) = if fast {
         let mut open = 0u16;
         let mut solved_values = 0u16;
-        for (k, c) in cells.iter().enumerate() {
-            let m = s.cells[c.index()];
-            masks[k] = m;
-            if m.count_ones() > 1 {
-                open |= 1 << k;
-            } else {
-                solved_values |= m;
-            }
+        for (k, &m) in masks.iter().enumerate() {
+            let multi = u16::from(m & m.wrapping_sub(1) != 0);
+            open |= multi << k;
+            solved_values |= m & multi.wrapping_sub(1);
         }
-        let n_open = open.count_ones();
+        let n_open = open.count_ones() as usize;
         if n_open < 3 {
             return Ok(false);
         }
-        // With every subset rule on, a naked subset of n cells is the hidden subset of the other
-        // n_open - n cells (the same elimination), so each side only needs sizes up to half.
-        let all_on = NAKED.iter().chain(HIDDEN.iter()).all(|&r| p.has(r));
-        let naked_max = if all_on { n_open / 2 } else { 4 };
-        let hidden_max = if all_on { (n_open - 1) / 2 } else { 4 };
-        // Naked subsets: n cells with n values between them; the values leave the other cells.
-        for (size, &rule) in (2u32..=4).zip(NAKED.iter()) {
-            if !p.has(rule) || size >= n_open || size > naked_max {
-                continue;
+        (open, solved_values, n_open)
+    } else {
+        (0x1ff, 0, 9)
+    };
+
+    // Naked subsets: k cells with k values between them; the values leave the unit's other
+    // cells (of the scope: with `fast`, solved cells hold none of them).
+    let want = naked[n_open];
+    let small = small_cells(&masks, scope, want.max);
+    if want.max >= 2 && small.count_ones() >= 2 {
+        let (items, n) = items_of(&masks, small);
+        let found = find(&items[..n], want, |chosen, values, k| {
+            if values.count_ones() < k {
+                return Err(Contradiction::TooFewValues {
+                    unit,
+                    cells: k as u8,
+                    values: values.count_ones() as u8,
+                });
             }
-            let mut act = |chosen: u16, values: u16| -> Result<bool, Contradiction> {
-                let mut removed = false;
-                for (k, c) in cells.iter().enumerate() {
-                    if open & !chosen & (1 << k) != 0 {
-                        let m = s.cells[c.index()];
-                        if m & values != 0 {
-                            s.set(c.index(), m & !values)?;
-                            removed = true;
-                        }
-                    }
+            let mut removed = false;
+            let mut rest = scope & !chosen;
+            while rest != 0 {
+                let k = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                let i = cells[k].index();
+                let m = s.cells[i];
+                if m & values != 0 {
+                    s.set(i, m & !values)?;
+                    removed = true;
                 }
-                Ok(removed)
-            };
-            if search(&masks, open, size, 0, 0, 0, &mut act)? {
-                stats.bump(rule);
-                return Ok(true);
             }
+            Ok(removed)
+        })?;
+        if let Some(k) = found {
+            stats.bump(NAKED[k as usize - 2]);
+            return Ok(true);
         }
-        // Hidden subsets: n values confined to n cells; those cells lose their other values.
-        let mut places = [0u16; 9];
+    }
+
+    // Hidden subsets: k values confined to k cells; those cells lose their other values.
+    let want = hidden[n_open];
+    if want.max < 2 {
+        return Ok(false);
+    }
+    let mut eligible = at_most(&masks, scope, want.max) & !solved_values & 0x1ff;
+    if eligible.count_ones() < 2 {
+        return Ok(false);
+    }
+    let mut places = [0u16; 9];
+    let mut n = 0u16;
+    while eligible != 0 {
+        let d = eligible.trailing_zeros();
+        eligible &= eligible - 1;
+        let mut p = 0u16;
         for (k, &m) in masks.iter().enumerate() {
-            if open & (1 << k) != 0 {
-                let mut vals = m;
-                while vals != 0 {
-                    let d = vals.trailing_zeros() as usize;
-                    vals &= vals - 1;
-                    places[d] |= 1 << k;
-                }
+            p |= ((m >> d) & 1) << k;
+        }
+        places[d as usize] = p & scope;
+        n |= 1 << d;
+    }
+    // A value without a place is a contradiction the unit checks report; leave it out.
+    let mut with_place = 0u16;
+    for (d, &p) in places.iter().enumerate() {
+        with_place |= u16::from(p != 0) << d;
+    }
+    // Items are (places, value bit).
+    let (items, count) = items_of(&places, n & with_place);
+    let found = find(&items[..count], want, |digits, positions, k| {
+        if positions.count_ones() < k {
+            return Err(Contradiction::TooFewPlaces {
+                unit,
+                values: k as u8,
+                places: positions.count_ones() as u8,
+            });
+        }
+        let mut removed = false;
+        let mut rest = positions;
+        while rest != 0 {
+            let k = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let i = cells[k].index();
+            let m = s.cells[i];
+            if m & !digits != 0 {
+                s.set(i, m & digits)?;
+                removed = true;
             }
         }
-        let open_values = 0x1ff & !solved_values;
-        for (size, &rule) in (2u32..=4).zip(HIDDEN.iter()) {
-            if !p.has(rule) || size >= n_open || size > hidden_max {
-                continue;
-            }
-            let mut act = |digits: u16, positions: u16| -> Result<bool, Contradiction> {
-                let mut removed = false;
-                for (k, c) in cells.iter().enumerate() {
-                    if positions & (1 << k) != 0 {
-                        let m = s.cells[c.index()];
-                        let n = m & digits;
-                        if n != m {
-                            s.set(c.index(), n)?;
-                            removed = true;
-                        }
-                    }
-                }
-                Ok(removed)
-            };
-            if search(&places, open_values, size, 0, 0, 0, &mut act)? {
-                stats.bump(rule);
-                return Ok(true);
-            }
-        }
+        Ok(removed)
+    })?;
+    if let Some(k) = found {
+        stats.bump(HIDDEN[k as usize - 2]);
+        return Ok(true);
     }
     Ok(false)
 }

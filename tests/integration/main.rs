@@ -6,5 +6,6 @@ mod common;
 mod engine;
 mod hostile;
 mod properties;
+mod reference;
 mod render;
 mod solver;

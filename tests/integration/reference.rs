@@ -1,0 +1,266 @@
+//! Propagation against a plain reference: every rule of spec §3 written the obvious way (every
+//! unit, every combination, every rule, repeated until nothing changes). The fixpoint is unique,
+//! so `propagate` and `propagate_from` must reach exactly the reference's grid, or both a
+//! contradiction, under any profile, on real puzzles and on the restricted states the engine makes.
+
+use crate::common::corpus;
+use hdp::propagate::{propagate, propagate_from, Outcome, Profile, Rule};
+use hdp::{Candidates, Cell, Grid, Unit};
+use proptest::prelude::*;
+use std::sync::OnceLock;
+
+type Cells = [u16; 81];
+
+fn unit_cells(u: usize) -> [usize; 9] {
+    let cells = Unit::new(u).unwrap().cells();
+    std::array::from_fn(|k| cells[k].index())
+}
+
+fn single(m: u16) -> bool {
+    m.count_ones() == 1
+}
+
+/// A cell with no value, a value with no place in a unit, or two equal singles in a unit.
+fn contradictory(c: &Cells) -> bool {
+    if c.contains(&0) {
+        return true;
+    }
+    (0..27).any(|u| {
+        let cells = unit_cells(u);
+        let all = cells.iter().fold(0, |a, &i| a | c[i]);
+        let singles: Vec<u16> = cells.iter().map(|&i| c[i]).filter(|&m| single(m)).collect();
+        let distinct = singles.iter().fold(0u16, |a, &m| a | m).count_ones() as usize;
+        all != 0x1ff || distinct != singles.len()
+    })
+}
+
+/// Every `k`-element subset of `items`.
+fn combinations(items: &[usize], k: usize) -> Vec<Vec<usize>> {
+    if k == 0 {
+        return vec![vec![]];
+    }
+    let mut out = Vec::new();
+    for (i, &x) in items.iter().enumerate() {
+        for mut rest in combinations(&items[i + 1..], k - 1) {
+            rest.insert(0, x);
+            out.push(rest);
+        }
+    }
+    out
+}
+
+/// One pass of every switched-on rule over the whole grid; `Err` for a contradiction.
+fn pass(c: &mut Cells, p: &Profile) -> Result<(), ()> {
+    for u in 0..27 {
+        let cells = unit_cells(u);
+        if p.has(Rule::NakedSingle) {
+            for &i in &cells {
+                if single(c[i]) {
+                    let v = c[i];
+                    for &j in &cells {
+                        if j != i {
+                            c[j] &= !v;
+                        }
+                    }
+                }
+            }
+        }
+        if p.has(Rule::HiddenSingle) {
+            for d in 0..9 {
+                let bit = 1u16 << d;
+                let places: Vec<usize> =
+                    cells.iter().copied().filter(|&i| c[i] & bit != 0).collect();
+                if places.len() == 1 {
+                    c[places[0]] &= bit;
+                }
+            }
+        }
+        // Subsets over all nine cells and all nine values: k cells holding fewer than k values
+        // between them, or k values with fewer than k places, are a contradiction.
+        for (k, naked, hidden) in [
+            (2, Rule::NakedPair, Rule::HiddenPair),
+            (3, Rule::NakedTriple, Rule::HiddenTriple),
+            (4, Rule::NakedQuad, Rule::HiddenQuad),
+        ] {
+            if p.has(naked) {
+                for set in combinations(&cells, k) {
+                    let values = set.iter().fold(0u16, |a, &i| a | c[i]);
+                    if (values.count_ones() as usize) < k {
+                        return Err(());
+                    }
+                    if values.count_ones() as usize == k {
+                        for &j in cells.iter().filter(|j| !set.contains(j)) {
+                            c[j] &= !values;
+                        }
+                    }
+                }
+            }
+            if p.has(hidden) {
+                let digits: Vec<usize> = (0..9).collect();
+                for set in combinations(&digits, k) {
+                    let values = set.iter().fold(0u16, |a, &d| a | 1 << d);
+                    let places: Vec<usize> = cells
+                        .iter()
+                        .copied()
+                        .filter(|&i| c[i] & values != 0)
+                        .collect();
+                    if places.len() < k {
+                        return Err(());
+                    }
+                    if places.len() == k {
+                        for &j in &places {
+                            c[j] &= values;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    // Locked candidates: every block against every line through it.
+    for b in 0..9 {
+        let block = unit_cells(b);
+        for line in (9..27).map(unit_cells) {
+            let shared: Vec<usize> = block.iter().copied().filter(|i| line.contains(i)).collect();
+            if shared.is_empty() {
+                continue;
+            }
+            for d in 0..9 {
+                let bit = 1u16 << d;
+                let has = |c: &Cells, cells: &[usize]| cells.iter().any(|&i| c[i] & bit != 0);
+                let block_rest: Vec<usize> = block
+                    .iter()
+                    .copied()
+                    .filter(|i| !shared.contains(i))
+                    .collect();
+                let line_rest: Vec<usize> = line
+                    .iter()
+                    .copied()
+                    .filter(|i| !shared.contains(i))
+                    .collect();
+                if p.has(Rule::LockedPointing) && has(c, &shared) && !has(c, &block_rest) {
+                    for &j in &line_rest {
+                        c[j] &= !bit;
+                    }
+                }
+                if p.has(Rule::LockedClaiming) && has(c, &shared) && !has(c, &line_rest) {
+                    for &j in &block_rest {
+                        c[j] &= !bit;
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The reference fixpoint: `None` for a contradiction.
+fn reference(g: &Grid, p: &Profile) -> Option<Cells> {
+    let mut c: Cells = std::array::from_fn(|i| g.cells()[i].bits());
+    loop {
+        if contradictory(&c) {
+            return None;
+        }
+        let before = c;
+        if pass(&mut c, p).is_err() {
+            return None;
+        }
+        if c == before {
+            return Some(c);
+        }
+    }
+}
+
+fn agrees(ours: Outcome, g: &Grid, expected: Option<Cells>) -> Result<(), String> {
+    let got: Cells = std::array::from_fn(|i| g.cells()[i].bits());
+    match (ours, expected) {
+        (Outcome::Contradiction(_), None) => Ok(()),
+        (Outcome::Solved, Some(e)) if e == got && e.iter().all(|&m| single(m)) => Ok(()),
+        (Outcome::Open, Some(e)) if e == got && !e.iter().all(|&m| single(m)) => Ok(()),
+        (o, None) => Err(format!("ours {o:?}, reference: contradiction")),
+        (o, Some(e)) => {
+            let diff: Vec<String> = (0..81)
+                .filter(|&i| e[i] != got[i])
+                .map(|i| {
+                    let name = Cell::new(i).unwrap();
+                    format!("{name} ours {:09b} reference {:09b}", got[i], e[i])
+                })
+                .collect();
+            Err(format!("ours {o:?}; differing cells: {}", diff.join(", ")))
+        }
+    }
+}
+
+fn puzzles() -> &'static Vec<Grid> {
+    static P: OnceLock<Vec<Grid>> = OnceLock::new();
+    P.get_or_init(|| {
+        let mut v = corpus("top95.txt");
+        v.extend(corpus("forum-hardest-1106.txt").into_iter().take(100));
+        v.extend(corpus("easy50.txt").into_iter().take(20));
+        v
+    })
+}
+
+fn profile(bits: u16) -> Profile {
+    Rule::ALL
+        .iter()
+        .enumerate()
+        .filter(|(k, _)| bits & (1 << k) != 0)
+        .fold(Profile::NONE, |p, (_, &r)| p.with(r))
+}
+
+fn profiles() -> impl Strategy<Value = Profile> {
+    prop_oneof![
+        3 => Just(Profile::DEFAULT),
+        1 => Just(Profile::SINGLES),
+        4 => (0u16..1024).prop_map(profile),
+    ]
+}
+
+/// Restricts the `pick`-th open cell (in cell order) to the values of `keep` it holds, if any.
+fn restrict(g: &mut Grid, pick: usize, keep: u16) -> Option<Cell> {
+    let open: Vec<Cell> = Cell::all().filter(|&c| g.get(c).len() > 1).collect();
+    let cell = *open.get(pick % open.len().max(1))?;
+    let bits = g.get(cell).bits() & keep;
+    let bits = if bits == 0 || bits == g.get(cell).bits() {
+        g.get(cell).bits() & (g.get(cell).bits() - 1)
+    } else {
+        bits
+    };
+    g.set(cell, Candidates::from_bits(bits));
+    Some(cell)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn propagate_reaches_the_reference_fixpoint(i in 0usize..215, p in profiles(),
+                                                 cuts in proptest::collection::vec((0usize..81, 1u16..511), 0..4)) {
+        // A puzzle, propagated with the singles, then a few cells restricted: the kind of state
+        // a branch test propagates, often contradictory.
+        let mut g = puzzles()[i % puzzles().len()];
+        if !cuts.is_empty() {
+            propagate(&mut g, &Profile::SINGLES);
+            for &(pick, keep) in &cuts {
+                restrict(&mut g, pick, keep);
+            }
+        }
+        let expected = reference(&g, &p);
+        let mut ours = g;
+        let outcome = propagate(&mut ours, &p);
+        prop_assert!(agrees(outcome, &ours, expected).is_ok(), "{}", agrees(outcome, &ours, expected).unwrap_err());
+    }
+
+    #[test]
+    fn propagate_from_reaches_the_reference_fixpoint(i in 0usize..215, p in profiles(),
+                                                      pick in 0usize..81, keep in 1u16..511) {
+        // A fixpoint, then one cell restricted: the engine's branch test.
+        let mut g = puzzles()[i % puzzles().len()];
+        prop_assume!(propagate(&mut g, &p) == Outcome::Open);
+        let cell = restrict(&mut g, pick, keep).unwrap();
+        let expected = reference(&g, &p);
+        let mut ours = g;
+        let outcome = propagate_from(&mut ours, cell, &p);
+        prop_assert!(agrees(outcome, &ours, expected).is_ok(), "{}", agrees(outcome, &ours, expected).unwrap_err());
+    }
+}
