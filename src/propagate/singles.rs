@@ -31,13 +31,20 @@ pub(super) fn naked(s: &mut State, stats: &mut Stats) -> Result<(), Contradictio
 /// something, as the one-by-one [`naked`] would. Leaves only the singles it creates to [`naked`];
 /// two equal singles in a unit are left for the unit checks.
 pub(super) fn naked_bulk(s: &mut State, stats: &mut Stats) -> Result<(), Contradiction> {
-    let mut used = [0u16; 27];
-    let mut open_values = [0u16; 27];
-    for (i, &m) in s.cells.iter().enumerate() {
-        let single = 0u16.wrapping_sub(u16::from(m & m.wrapping_sub(1) == 0));
-        for &u in &UNITS_OF[i] {
-            used[u as usize] |= m & single;
-            open_values[u as usize] |= m & !single;
+    // Per unit (rows, columns, blocks): the values of its singles, and of its open cells.
+    let (mut row_used, mut col_used, mut box_used) = ([0u16; 9], [0u16; 9], [0u16; 9]);
+    let (mut row_open, mut col_open, mut box_open) = ([0u16; 9], [0u16; 9], [0u16; 9]);
+    for r in 0..9 {
+        for c in 0..9 {
+            let m = s.cells[r * 9 + c];
+            let single = 0u16.wrapping_sub(u16::from(m & m.wrapping_sub(1) == 0));
+            let b = r / 3 * 3 + c / 3;
+            row_used[r] |= m & single;
+            col_used[c] |= m & single;
+            box_used[b] |= m & single;
+            row_open[r] |= m & !single;
+            col_open[c] |= m & !single;
+            box_open[b] |= m & !single;
         }
     }
     let mut singles = s.new_singles;
@@ -45,22 +52,27 @@ pub(super) fn naked_bulk(s: &mut State, stats: &mut Stats) -> Result<(), Contrad
     while singles != 0 {
         let i = singles.trailing_zeros() as usize;
         singles &= singles - 1;
-        let [a, b, c] = UNITS_OF[i];
-        let open = open_values[a as usize] | open_values[b as usize] | open_values[c as usize];
+        let (r, c) = (i / 9 % 9, i % 9);
+        let open = row_open[r] | col_open[c] | box_open[r / 3 * 3 + c / 3];
         effective += u64::from(s.cells[i] & open != 0);
     }
     stats.add_to(Rule::NakedSingle, effective);
     // Without branches: singles keep their value (their own units are left to the unit checks).
     let (mut created, mut emptied) = (0u128, 0u128);
-    for (i, (cell, &[a, b, c])) in s.cells.iter_mut().zip(UNITS_OF.iter()).enumerate() {
-        let m = *cell;
-        let multi = m & m.wrapping_sub(1) != 0;
-        let gone = (used[a as usize] | used[b as usize] | used[c as usize])
-            & 0u16.wrapping_sub(u16::from(multi));
-        let n = m & !gone;
-        *cell = n;
-        created |= u128::from(multi & (n & n.wrapping_sub(1) == 0)) << i;
-        emptied |= u128::from(n == 0) << i;
+    for r in 0..9 {
+        let (mut row_created, mut row_emptied) = (0u16, 0u16);
+        for c in 0..9 {
+            let m = s.cells[r * 9 + c];
+            let multi = m & m.wrapping_sub(1) != 0;
+            let gone = (row_used[r] | col_used[c] | box_used[r / 3 * 3 + c / 3])
+                & 0u16.wrapping_sub(u16::from(multi));
+            let n = m & !gone;
+            s.cells[r * 9 + c] = n;
+            row_created |= u16::from(multi & (n & n.wrapping_sub(1) == 0)) << c;
+            row_emptied |= u16::from(n == 0) << c;
+        }
+        created |= u128::from(row_created) << (r * 9);
+        emptied |= u128::from(row_emptied) << (r * 9);
     }
     // Every unit is still to be checked (a fresh state), so nothing more needs marking.
     s.new_singles = created & !emptied;
@@ -71,18 +83,6 @@ pub(super) fn naked_bulk(s: &mut State, stats: &mut Stats) -> Result<(), Contrad
     }
     Ok(())
 }
-
-/// The block, row and column (unit indices) of each cell.
-const UNITS_OF: [[u8; 3]; 81] = {
-    let mut out = [[0u8; 3]; 81];
-    let mut i = 0;
-    while i < 81 {
-        let (r, c) = (i / 9, i % 9);
-        out[i] = [((r / 3) * 3 + c / 3) as u8, 9 + r as u8, 18 + c as u8];
-        i += 1;
-    }
-    out
-};
 
 /// Checks every changed unit (each value has a place, no single value twice) and, when `hidden`
 /// is on, places hidden singles. Returns whether a cell changed.

@@ -172,18 +172,17 @@ fn small_cells(masks: &[u16; 9], open: u16, max: u32) -> u16 {
     out & open
 }
 
-/// `(masks[k], 1 << k)` for each `k` of `set`, and how many there are.
+/// Writes `(masks[k], 1 << k)` for each `k` of `set` to `items`; returns how many.
 #[inline]
-fn items_of(masks: &[u16; 9], mut set: u16) -> ([(u16, u16); 9], usize) {
-    let mut items = [(0u16, 0u16); 9];
+fn items_of(masks: &[u16; 9], mut set: u16, items: &mut [(u16, u16); 9]) -> usize {
     let mut n = 0;
     while set != 0 {
-        let k = set.trailing_zeros() as usize;
+        let k = set.trailing_zeros() as usize % 9;
         set &= set - 1;
-        items[n] = (masks[k], 1 << k);
+        items[n % 9] = (masks[k], 1 << k);
         n += 1;
     }
-    (items, n)
+    n
 }
 
 fn apply_unit(
@@ -222,7 +221,8 @@ fn apply_unit(
     let want = naked[n_open];
     let small = small_cells(&masks, scope, want.max);
     if want.max >= 2 && small.count_ones() >= 2 {
-        let (items, n) = items_of(&masks, small);
+        let mut items = [(0u16, 0u16); 9];
+        let n = items_of(&masks, small, &mut items);
         let found = find(&items[..n], want, |chosen, values, k| {
             if values.count_ones() < k {
                 return Err(Contradiction::TooFewValues {
@@ -278,7 +278,8 @@ fn apply_unit(
         with_place |= u16::from(p != 0) << d;
     }
     // Items are (places, value bit).
-    let (items, count) = items_of(&places, n & with_place);
+    let mut items = [(0u16, 0u16); 9];
+    let count = items_of(&places, n & with_place, &mut items);
     let found = find(&items[..count], want, |digits, positions, k| {
         if positions.count_ones() < k {
             return Err(Contradiction::TooFewPlaces {
