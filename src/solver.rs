@@ -277,12 +277,8 @@ impl State {
                 cand[b] &= !new;
             }
             self.cand[d][b] = x;
-            let cols = column_cells(columns(new));
-            let (b1, b2) = OTHER_BANDS[b];
-            self.cand[d][b1] &= !cols;
-            self.cand[d][b2] &= !cols;
         }
-        self.stack_update(d)
+        Ok(())
     }
 
     /// The permutation rule on the stacks of digit `d`: in each stack, the digit takes one
@@ -314,11 +310,16 @@ impl State {
             loop {
                 let mut changed = false;
                 for d in 0..9 {
+                    let mut any = false;
                     for b in 0..3 {
                         if self.cand[d][b] != self.seen[d][b] {
                             self.update(d, b)?;
-                            changed = true;
+                            any = true;
                         }
+                    }
+                    if any {
+                        self.stack_update(d)?;
+                        changed = true;
                     }
                 }
                 if !changed {
@@ -404,9 +405,6 @@ impl State {
         g
     }
 }
-
-/// The other two bands of each band.
-const OTHER_BANDS: [(usize, usize); 3] = [(1, 2), (0, 2), (0, 1)];
 
 struct Search {
     found: usize,
