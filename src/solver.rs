@@ -310,14 +310,12 @@ impl State {
             loop {
                 let mut changed = false;
                 for d in 0..9 {
-                    let mut any = false;
-                    for b in 0..3 {
-                        if self.cand[d][b] != self.seen[d][b] {
-                            self.update(d, b)?;
-                            any = true;
+                    while self.cand[d] != self.seen[d] {
+                        for b in 0..3 {
+                            if self.cand[d][b] != self.seen[d][b] {
+                                self.update(d, b)?;
+                            }
                         }
-                    }
-                    if any {
                         self.stack_update(d)?;
                         changed = true;
                     }
@@ -344,16 +342,28 @@ impl State {
             if ones != BAND {
                 return Err(Contradiction);
             }
-            let mut singles = ones & !twos & self.unsolved[b];
-            while singles != 0 {
-                let i = singles.trailing_zeros();
-                let bit = 1 << i;
-                singles &= !bit;
-                let d = (0..9)
-                    .find(|&d| self.cand[d][b] & bit != 0)
-                    .ok_or(Contradiction)?;
-                self.assign(d, b * 27 + i as usize);
-                placed = true;
+            let singles = ones & !twos & self.unsolved[b];
+            if singles == 0 {
+                continue;
+            }
+            placed = true;
+            self.unsolved[b] &= !singles;
+            for d in 0..9 {
+                let mut mine = singles & self.cand[d][b];
+                while mine != 0 {
+                    let i = mine.trailing_zeros() as usize;
+                    let bit = 1 << i;
+                    mine &= !bit;
+                    // An earlier single of the same digit took this cell's last candidate.
+                    if self.cand[d][b] & bit == 0 {
+                        return Err(Contradiction);
+                    }
+                    let peers = &PEERS[b * 27 + i];
+                    let own = &mut self.cand[d];
+                    own[0] &= !peers[0];
+                    own[1] &= !peers[1];
+                    own[2] &= !peers[2];
+                }
             }
         }
         Ok(placed)
