@@ -217,18 +217,30 @@ impl State {
             seen: [[u32::MAX; 3]; 9],
             unsolved: [BAND; 3],
         };
-        for (i, c) in grid.cells().iter().enumerate() {
-            let bits = c.bits();
-            if bits & 0x1ff == 0 {
+        let cells = grid.cells();
+        // Full cells (most of them) go to every digit at once.
+        let mut full = [0; 3];
+        for (i, c) in cells.iter().enumerate() {
+            let (b, bit) = (i / 27, 1 << (i % 27));
+            let mut bits = c.bits() & 0x1ff;
+            if bits == 0x1ff {
+                full[b] |= bit;
+                continue;
+            }
+            if bits == 0 {
                 return None;
             }
-            for (d, cand) in s.cand.iter_mut().enumerate() {
-                if bits >> d & 1 != 0 {
-                    cand[i / 27] |= 1 << (i % 27);
-                }
+            while bits != 0 {
+                s.cand[bits.trailing_zeros() as usize][b] |= bit;
+                bits &= bits - 1;
             }
         }
-        for (i, c) in grid.cells().iter().enumerate() {
+        for cand in &mut s.cand {
+            for (x, f) in cand.iter_mut().zip(full) {
+                *x |= f;
+            }
+        }
+        for (i, c) in cells.iter().enumerate() {
             if let Some(d) = c.single_value() {
                 if s.cand[d.index()][i / 27] & 1 << (i % 27) == 0 {
                     return None;
@@ -408,9 +420,19 @@ impl State {
 
     /// The grid of a solved state.
     fn solution_grid(&self) -> Grid {
+        let mut bits = [0u16; 81];
+        for (d, cand) in self.cand.iter().enumerate() {
+            for (b, &x) in cand.iter().enumerate() {
+                let mut x = x;
+                while x != 0 {
+                    bits[b * 27 + x.trailing_zeros() as usize] |= 1 << d;
+                    x &= x - 1;
+                }
+            }
+        }
         let mut g = Grid::empty();
         for cell in Cell::all() {
-            g.set(cell, Candidates::from_bits(self.digits(cell.index())));
+            g.set(cell, Candidates::from_bits(bits[cell.index()]));
         }
         g
     }
