@@ -294,9 +294,9 @@ impl State {
     }
 
     /// The permutation rule on the stacks of digit `d`: in each stack, the digit takes one
-    /// column per band and one band per column.
+    /// column per band and one band per column. `Ok(true)` when it removed cells.
     #[inline(always)]
-    fn stack_update(&mut self, d: usize) -> Result<(), Contradiction> {
+    fn stack_update(&mut self, d: usize) -> Result<bool, Contradiction> {
         let own = &mut self.cand[d];
         let c = [columns(own[0]), columns(own[1]), columns(own[2])];
         let mut allowed = [0u32; 3];
@@ -310,10 +310,14 @@ impl State {
             allowed[1] |= (keep >> 3 & 7) << (3 * s);
             allowed[2] |= (keep >> 6 & 7) << (3 * s);
         }
-        own[0] &= column_cells(allowed[0]);
-        own[1] &= column_cells(allowed[1]);
-        own[2] &= column_cells(allowed[2]);
-        Ok(())
+        let next = [
+            own[0] & column_cells(allowed[0]),
+            own[1] & column_cells(allowed[1]),
+            own[2] & column_cells(allowed[2]),
+        ];
+        let changed = (next[0] ^ own[0]) | (next[1] ^ own[1]) | (next[2] ^ own[2]) != 0;
+        *own = next;
+        Ok(changed)
     }
 
     /// Propagates to a fixpoint; `Err` on a contradiction.
@@ -322,14 +326,20 @@ impl State {
             loop {
                 let mut changed = false;
                 for d in 0..9 {
-                    while self.cand[d] != self.seen[d] {
+                    let (c, s) = (&self.cand[d], &self.seen[d]);
+                    if (c[0] ^ s[0]) | (c[1] ^ s[1]) | (c[2] ^ s[2]) == 0 {
+                        continue;
+                    }
+                    changed = true;
+                    loop {
                         for b in 0..3 {
                             if self.cand[d][b] != self.seen[d][b] {
                                 self.update(d, b)?;
                             }
                         }
-                        self.stack_update(d)?;
-                        changed = true;
+                        if !self.stack_update(d)? {
+                            break;
+                        }
                     }
                 }
                 if !changed {
