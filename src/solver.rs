@@ -391,8 +391,11 @@ impl State {
         Ok(placed)
     }
 
-    /// An unsolved cell with the fewest candidates (two when there is one) and its digits.
+    /// The branching cell and its digits: among the cells with two candidates, the one with the
+    /// most unsolved peers (its branches propagate furthest; this halves the search tree of
+    /// magictour-top1465 against the first such cell); else a cell with the fewest candidates.
     fn branch_cell(&self) -> (usize, u16) {
+        let mut pick: Option<(usize, u32)> = None;
         for b in 0..3 {
             let (mut ones, mut twos, mut threes) = (0, 0, 0);
             for cand in &self.cand {
@@ -400,11 +403,21 @@ impl State {
                 twos |= ones & cand[b];
                 ones |= cand[b];
             }
-            let pairs = twos & !threes & self.unsolved[b];
-            if pairs != 0 {
-                let i = pairs.trailing_zeros() as usize;
-                return (b * 27 + i, self.digits(b * 27 + i));
+            let mut pairs = twos & !threes & self.unsolved[b];
+            while pairs != 0 {
+                let cell = b * 27 + pairs.trailing_zeros() as usize;
+                pairs &= pairs - 1;
+                let p = &PEERS[cell];
+                let score = (p[0] & self.unsolved[0]).count_ones()
+                    + (p[1] & self.unsolved[1]).count_ones()
+                    + (p[2] & self.unsolved[2]).count_ones();
+                if pick.map_or(true, |(_, s)| score > s) {
+                    pick = Some((cell, score));
+                }
             }
+        }
+        if let Some((cell, _)) = pick {
+            return (cell, self.digits(cell));
         }
         let mut best: (usize, u16) = (0, 0x1ff);
         for cell in 0..81 {
