@@ -5,20 +5,22 @@
 //! cells where the digit may still go; a second set of boards marks the cells not yet solved.
 //! Propagation repeats, until nothing changes:
 //!
-//! * the *band update* of a changed digit board: the digit must occupy one row-in-box triplet per
-//!   row and per box of the band, a permutation of the three boxes; triplets used by no
-//!   permutation are removed (locked candidates and hidden singles of rows and boxes in one table
-//!   look-up). A row left with one cell places the digit there: the cell is cleared from the
-//!   other digits and its column from the digit's other bands. The same permutation rule is then
-//!   applied to each stack (the columns a digit may use in each band), which covers locked
-//!   candidates and hidden singles of columns;
+//! * the *band rule* on a changed digit board: the digit takes one row-in-box triplet per row and
+//!   per box of the band, a permutation of the three boxes; triplets used by no permutation are
+//!   removed (locked candidates and hidden singles of rows and boxes, in one table look-up). A
+//!   row left with one cell places the digit there, clearing the cell from the other digits;
+//! * the *stack rule*, the same permutation rule on the columns a digit may use in each band of
+//!   a stack: locked candidates and hidden singles of columns, and the column eliminations of
+//!   placed digits across bands;
 //! * *naked singles*: bitwise counting over the nine digit boards finds the cells with exactly
 //!   one digit left (and the cells with none, a contradiction).
 //!
-//! The search branches on a cell with two candidates (else the fewest), copying the 228-byte
-//! state per branch; it never allocates and stops at the second solution. It starts from any
-//! candidate grid (pencil marks, HDP contexts), not only givens: single-candidate cells are
-//! placed first, and clashing singles or empty cells mean no solution.
+//! Each digit is brought to its fixpoint before the next, then naked singles are placed. The
+//! search branches on a two-candidate cell with the most unsolved peers (else a cell with the
+//! fewest candidates), copying the 228-byte state per branch; it never allocates and stops at
+//! the cap (two solutions for [`solve`]). It starts from any candidate grid (pencil marks, HDP
+//! contexts), not only givens: single-candidate cells are placed first, and clashing singles or
+//! empty cells mean no solution.
 //!
 //! The `sudoku` crate (a JCZSolve port) was considered and rejected: it reads givens only, and
 //! its AGPL-3.0 licence would bind every user of this MIT/Apache crate. Speed is measured in
@@ -268,7 +270,7 @@ impl State {
         self.unsolved[b] &= !bit;
     }
 
-    /// The band update of digit `d` in band `b` (see the module documentation).
+    /// The band rule for digit `d` in band `b` (see the module documentation).
     #[inline(always)]
     fn update(&mut self, d: usize, b: usize) -> Result<(), Contradiction> {
         let mut x = self.cand[d][b];
