@@ -421,12 +421,14 @@ impl State {
         if let Some((cell, _)) = pick {
             return (cell, self.digits(cell));
         }
-        let mut best: (usize, u16) = (0, 0x1ff);
+        // No two-candidate cell (rare): any unsolved cell with the fewest candidates. There is
+        // one, as the caller checked; `(0, 0)` would only end the branch.
+        let (mut best, mut len) = ((0, 0), u32::MAX);
         for cell in 0..81 {
             if self.unsolved[cell / 27] >> (cell % 27) & 1 != 0 {
                 let digits = self.digits(cell);
-                if digits.count_ones() < best.1.count_ones() {
-                    best = (cell, digits);
+                if digits.count_ones() < len {
+                    (best, len) = ((cell, digits), digits.count_ones());
                 }
             }
         }
