@@ -114,13 +114,3 @@ fn classify_te_shc_examples_342(bencher: divan::Bencher) {
         .collect();
     bencher.bench_local(|| classify_all(&p, &ClassifyOptions::trial_and_error()));
 }
-
-#[divan::bench(sample_count = 5, sample_size = 1)]
-fn solve_magictour_top1465(bencher: divan::Bencher) {
-    let p = corpus("magictour-top1465.txt", usize::MAX);
-    bencher.bench_local(|| {
-        p.iter()
-            .filter(|g| hdp::solver::solve(g).count() == 1)
-            .count()
-    });
-}

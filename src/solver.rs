@@ -1,14 +1,32 @@
 //! The exact solver: counts the solutions of a candidate grid, up to two (spec §6).
 //!
-//! A depth-first search over the crate's own incremental propagation (singles and locked
-//! candidates, `propagate_from`), branching on a cell with the fewest candidates. It works on
-//! candidate grids (pencil marks, HDP contexts), not only givens. The `sudoku` crate (a JCZSolve
-//! port) was considered and rejected: it reads givens only, and its AGPL-3.0 licence would bind
-//! every user of this MIT/Apache crate. Speed is measured in `benches/engine.rs` (see
-//! BENCHMARKS.md): the uniqueness check stays a few percent of an analysis.
+//! A bitboard solver in the style of JCZSolve, fsss2 and tdoku's band approach (written from the
+//! ideas, not from their code). For every digit, each band (three rows) is a 27-bit board of the
+//! cells where the digit may still go; a second set of boards marks the cells not yet solved.
+//! Propagation repeats, until nothing changes:
+//!
+//! * the *band rule* on a changed digit board: the digit takes one row-in-box triplet per row and
+//!   per box of the band, a permutation of the three boxes; triplets used by no permutation are
+//!   removed (locked candidates and hidden singles of rows and boxes, in one table look-up). A
+//!   row left with one cell places the digit there, clearing the cell from the other digits;
+//! * the *stack rule*, the same permutation rule on the columns a digit may use in each band of
+//!   a stack: locked candidates and hidden singles of columns, and the column eliminations of
+//!   placed digits across bands;
+//! * *naked singles*: bitwise counting over the nine digit boards finds the cells with exactly
+//!   one digit left (and the cells with none, a contradiction).
+//!
+//! Each digit is brought to its fixpoint before the next, then naked singles are placed. The
+//! search branches on a two-candidate cell with the most unsolved peers (else a cell with the
+//! fewest candidates), copying the 228-byte state per branch; it never allocates and stops at
+//! the cap (two solutions for [`solve`]). It starts from any candidate grid (pencil marks, HDP
+//! contexts), not only givens: single-candidate cells are placed first, and clashing singles or
+//! empty cells mean no solution.
+//!
+//! The `sudoku` crate (a JCZSolve port) was considered and rejected: it reads givens only, and
+//! its AGPL-3.0 licence would bind every user of this MIT/Apache crate. Speed is measured in
+//! `benches/solver.rs` (see BENCHMARKS.md).
 
 use crate::grid::{Candidates, Cell, Grid};
-use crate::propagate::{propagate, propagate_from, Outcome, Profile, Rule};
 
 /// The solutions of a grid, counted up to two.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -32,75 +50,456 @@ impl Solutions {
     }
 }
 
-/// The propagation used inside the search: singles and locked candidates. Subsets would cut
-/// the search further but cost more per node than they save (measured on magictour-top1465).
-const SEARCH_PROFILE: Profile = Profile::SINGLES
-    .with(Rule::LockedPointing)
-    .with(Rule::LockedClaiming);
-
-struct Search {
-    found: usize,
-    first: Option<Grid>,
-}
-
-impl Search {
-    /// Depth-first search below a propagated, open position.
-    fn run(&mut self, g: &Grid) {
-        // Branch on the cell with the fewest candidates (a two-valued one when there is one).
-        let mut best: Option<Cell> = None;
-        let mut best_len = 10;
-        for c in Cell::all() {
-            let n = g.get(c).len();
-            if n > 1 && n < best_len {
-                best_len = n;
-                best = Some(c);
-                if n == 2 {
-                    break;
-                }
-            }
-        }
-        let Some(cell) = best else {
-            self.solution(g);
-            return;
-        };
-        for d in g.get(cell).iter() {
-            let mut next = *g;
-            next.set(cell, Candidates::single(d));
-            match propagate_from(&mut next, cell, &SEARCH_PROFILE) {
-                Outcome::Contradiction(_) => {}
-                Outcome::Solved => self.solution(&next),
-                Outcome::Open => self.run(&next),
-            }
-            if self.found >= 2 {
-                return;
-            }
-        }
-    }
-
-    fn solution(&mut self, g: &Grid) {
-        self.found += 1;
-        if self.first.is_none() {
-            self.first = Some(*g);
-        }
-    }
-}
-
 /// Counts the solutions of `grid` (a candidate grid), up to two.
 pub fn solve(grid: &Grid) -> Solutions {
-    let mut g = *grid;
     let mut search = Search {
         found: 0,
+        cap: 2,
         first: None,
     };
-    match propagate(&mut g, &SEARCH_PROFILE) {
-        Outcome::Contradiction(_) => {}
-        Outcome::Solved => search.solution(&g),
-        Outcome::Open => search.run(&g),
+    if let Some(mut state) = State::from_grid(grid) {
+        search.run(&mut state);
     }
     match (search.found, search.first) {
         (1, Some(s)) => Solutions::Unique(s),
         (n, Some(s)) if n > 1 => Solutions::Multiple(s),
         _ => Solutions::None,
+    }
+}
+
+/// Counts the solutions of `grid` (a candidate grid), stopping at `cap`.
+pub fn count(grid: &Grid, cap: usize) -> usize {
+    let mut search = Search {
+        found: 0,
+        cap,
+        first: None,
+    };
+    if cap > 0 {
+        if let Some(mut state) = State::from_grid(grid) {
+            search.run(&mut state);
+        }
+    }
+    search.found
+}
+
+/// All 27 cells of a band.
+const BAND: u32 = (1 << 27) - 1;
+
+/// The nine triplets (row × box) of a band, as a 9-bit set (bit `3 * row + box`), expanded to
+/// their 27 cells.
+static EXPAND: [u32; 512] = expand_table();
+/// The boxes a 9-bit row meets, as 3 bits.
+static ROW_BOXES: [u8; 512] = row_boxes_table();
+/// For a 9-bit set of triplets, the union of the permutations (row → box) it contains.
+static PERMS: [u16; 512] = perms_table();
+/// For every cell, its peers (row, column, box; not itself) in each band.
+static PEERS: [[u32; 3]; 81] = peers_table();
+
+const fn expand_table() -> [u32; 512] {
+    let mut t = [0; 512];
+    let mut m = 0;
+    while m < 512 {
+        let mut k = 0;
+        while k < 9 {
+            if m >> k & 1 != 0 {
+                t[m] |= 7 << (9 * (k / 3) + 3 * (k % 3));
+            }
+            k += 1;
+        }
+        m += 1;
+    }
+    t
+}
+
+const fn row_boxes_table() -> [u8; 512] {
+    let mut t = [0; 512];
+    let mut m = 0;
+    while m < 512 {
+        let mut k = 0;
+        while k < 3 {
+            if m >> (3 * k) & 7 != 0 {
+                t[m] |= 1 << k;
+            }
+            k += 1;
+        }
+        m += 1;
+    }
+    t
+}
+
+const fn perms_table() -> [u16; 512] {
+    const P: [[usize; 3]; 6] = [
+        [0, 1, 2],
+        [0, 2, 1],
+        [1, 0, 2],
+        [1, 2, 0],
+        [2, 0, 1],
+        [2, 1, 0],
+    ];
+    let mut t = [0; 512];
+    let mut m = 0;
+    while m < 512 {
+        let mut i = 0;
+        while i < 6 {
+            let p = 1 << P[i][0] | 1 << (3 + P[i][1]) | 1 << (6 + P[i][2]);
+            if m & p == p {
+                t[m] |= p as u16;
+            }
+            i += 1;
+        }
+        m += 1;
+    }
+    t
+}
+
+const fn peers_table() -> [[u32; 3]; 81] {
+    let mut t = [[0; 3]; 81];
+    let mut c = 0;
+    while c < 81 {
+        let mut p = 0;
+        while p < 81 {
+            let (r, k, cr, ck) = (c / 9, c % 9, p / 9, p % 9);
+            let same_box = r / 3 == cr / 3 && k / 3 == ck / 3;
+            if p != c && (r == cr || k == ck || same_box) {
+                t[c][p / 27] |= 1 << (p % 27);
+            }
+            p += 1;
+        }
+        c += 1;
+    }
+    t
+}
+
+/// The cells of `b` that are alone in their row of the band.
+#[inline(always)]
+fn row_singles(b: u32) -> u32 {
+    let mut out = 0;
+    let mut r = 0;
+    while r < 3 {
+        let x = b >> (9 * r) & 0x1ff;
+        if x & x.wrapping_sub(1) == 0 {
+            out |= x << (9 * r);
+        }
+        r += 1;
+    }
+    out
+}
+
+/// The 9 columns met by a band board.
+#[inline(always)]
+fn columns(b: u32) -> u32 {
+    (b | b >> 9 | b >> 18) & 0x1ff
+}
+
+/// A 9-bit column set repeated over the three rows of a band.
+#[inline(always)]
+fn column_cells(cols: u32) -> u32 {
+    cols | cols << 9 | cols << 18
+}
+
+/// A contradiction found by propagation.
+struct Contradiction;
+
+/// The search state: the possible cells of each digit, by band, and the unsolved cells.
+#[derive(Clone, Copy)]
+struct State {
+    /// `cand[d][b]`: the cells of band `b` where digit `d + 1` may go (placed ones included).
+    cand: [[u32; 3]; 9],
+    /// The value of `cand` at the last band update; a different value needs an update.
+    seen: [[u32; 3]; 9],
+    /// The cells not yet solved, by band.
+    unsolved: [u32; 3],
+}
+
+impl State {
+    /// The state of a candidate grid, its single-candidate cells placed; `None` on a clash.
+    fn from_grid(grid: &Grid) -> Option<State> {
+        let mut s = State {
+            cand: [[0; 3]; 9],
+            seen: [[u32::MAX; 3]; 9],
+            unsolved: [BAND; 3],
+        };
+        let cells = grid.cells();
+        // Full cells (most of them) go to every digit at once.
+        let mut full = [0; 3];
+        for (i, c) in cells.iter().enumerate() {
+            let (b, bit) = (i / 27, 1 << (i % 27));
+            let mut bits = c.bits() & 0x1ff;
+            if bits == 0x1ff {
+                full[b] |= bit;
+                continue;
+            }
+            if bits == 0 {
+                return None;
+            }
+            while bits != 0 {
+                s.cand[bits.trailing_zeros() as usize][b] |= bit;
+                bits &= bits - 1;
+            }
+        }
+        for cand in &mut s.cand {
+            for (x, f) in cand.iter_mut().zip(full) {
+                *x |= f;
+            }
+        }
+        for (i, c) in cells.iter().enumerate() {
+            if let Some(d) = c.single_value() {
+                if s.cand[d.index()][i / 27] & 1 << (i % 27) == 0 {
+                    return None;
+                }
+                s.assign(d.index(), i);
+            }
+        }
+        Some(s)
+    }
+
+    /// Places digit `d` (0-based) in `cell`: clears the cell from the other digits and the
+    /// peers from `d`.
+    #[inline(always)]
+    fn assign(&mut self, d: usize, cell: usize) {
+        let (b, bit) = (cell / 27, 1 << (cell % 27));
+        for cand in &mut self.cand {
+            cand[b] &= !bit;
+        }
+        let peers = &PEERS[cell];
+        let own = &mut self.cand[d];
+        own[0] &= !peers[0];
+        own[1] &= !peers[1];
+        own[2] &= !peers[2];
+        own[b] |= bit;
+        self.unsolved[b] &= !bit;
+    }
+
+    /// The band rule for digit `d` in band `b` (see the module documentation).
+    #[inline(always)]
+    fn update(&mut self, d: usize, b: usize) -> Result<(), Contradiction> {
+        let mut x = self.cand[d][b];
+        let triplets = ROW_BOXES[(x & 0x1ff) as usize] as usize
+            | (ROW_BOXES[(x >> 9 & 0x1ff) as usize] as usize) << 3
+            | (ROW_BOXES[(x >> 18) as usize] as usize) << 6;
+        let keep = PERMS[triplets];
+        if keep == 0 {
+            return Err(Contradiction);
+        }
+        x &= EXPAND[keep as usize];
+        self.cand[d][b] = x;
+        self.seen[d][b] = x;
+        let new = row_singles(x) & self.unsolved[b];
+        if new != 0 {
+            self.unsolved[b] &= !new;
+            for cand in &mut self.cand {
+                cand[b] &= !new;
+            }
+            self.cand[d][b] = x;
+        }
+        Ok(())
+    }
+
+    /// The permutation rule on the stacks of digit `d`: in each stack, the digit takes one
+    /// column per band and one band per column. `Ok(true)` when it removed cells.
+    #[inline(always)]
+    fn stack_update(&mut self, d: usize) -> Result<bool, Contradiction> {
+        let own = &mut self.cand[d];
+        let c = [columns(own[0]), columns(own[1]), columns(own[2])];
+        let mut allowed = [0u32; 3];
+        for s in 0..3 {
+            let t = (c[0] >> (3 * s) & 7) | (c[1] >> (3 * s) & 7) << 3 | (c[2] >> (3 * s) & 7) << 6;
+            let keep = PERMS[t as usize] as u32;
+            if keep == 0 {
+                return Err(Contradiction);
+            }
+            allowed[0] |= (keep & 7) << (3 * s);
+            allowed[1] |= (keep >> 3 & 7) << (3 * s);
+            allowed[2] |= (keep >> 6 & 7) << (3 * s);
+        }
+        let next = [
+            own[0] & column_cells(allowed[0]),
+            own[1] & column_cells(allowed[1]),
+            own[2] & column_cells(allowed[2]),
+        ];
+        let changed = (next[0] ^ own[0]) | (next[1] ^ own[1]) | (next[2] ^ own[2]) != 0;
+        *own = next;
+        Ok(changed)
+    }
+
+    /// Propagates to a fixpoint; `Err` on a contradiction.
+    fn propagate(&mut self) -> Result<(), Contradiction> {
+        loop {
+            loop {
+                let mut changed = false;
+                for d in 0..9 {
+                    let (c, s) = (&self.cand[d], &self.seen[d]);
+                    if (c[0] ^ s[0]) | (c[1] ^ s[1]) | (c[2] ^ s[2]) == 0 {
+                        continue;
+                    }
+                    changed = true;
+                    loop {
+                        for b in 0..3 {
+                            if self.cand[d][b] != self.seen[d][b] {
+                                self.update(d, b)?;
+                            }
+                        }
+                        if !self.stack_update(d)? {
+                            break;
+                        }
+                    }
+                }
+                if !changed {
+                    break;
+                }
+            }
+            if !self.naked_singles()? {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Places the cells with exactly one digit left; `Ok(false)` when there is none.
+    fn naked_singles(&mut self) -> Result<bool, Contradiction> {
+        let mut placed = false;
+        for b in 0..3 {
+            let (mut ones, mut twos) = (0, 0);
+            for cand in &self.cand {
+                twos |= ones & cand[b];
+                ones |= cand[b];
+            }
+            if ones != BAND {
+                return Err(Contradiction);
+            }
+            let singles = ones & !twos & self.unsolved[b];
+            if singles == 0 {
+                continue;
+            }
+            placed = true;
+            self.unsolved[b] &= !singles;
+            for d in 0..9 {
+                let mut mine = singles & self.cand[d][b];
+                while mine != 0 {
+                    let i = mine.trailing_zeros() as usize;
+                    let bit = 1 << i;
+                    mine &= !bit;
+                    // An earlier single of the same digit took this cell's last candidate.
+                    if self.cand[d][b] & bit == 0 {
+                        return Err(Contradiction);
+                    }
+                    let peers = &PEERS[b * 27 + i];
+                    let own = &mut self.cand[d];
+                    own[0] &= !peers[0];
+                    own[1] &= !peers[1];
+                    own[2] &= !peers[2];
+                }
+            }
+        }
+        Ok(placed)
+    }
+
+    /// The branching cell and its digits: among the cells with two candidates, the one with the
+    /// most unsolved peers (its branches propagate furthest; this halves the search tree of
+    /// magictour-top1465 against the first such cell); else a cell with the fewest candidates.
+    fn branch_cell(&self) -> (usize, u16) {
+        let mut pick: Option<(usize, u32)> = None;
+        for b in 0..3 {
+            let (mut ones, mut twos, mut threes) = (0, 0, 0);
+            for cand in &self.cand {
+                threes |= twos & cand[b];
+                twos |= ones & cand[b];
+                ones |= cand[b];
+            }
+            let mut pairs = twos & !threes & self.unsolved[b];
+            while pairs != 0 {
+                let cell = b * 27 + pairs.trailing_zeros() as usize;
+                pairs &= pairs - 1;
+                let p = &PEERS[cell];
+                let score = (p[0] & self.unsolved[0]).count_ones()
+                    + (p[1] & self.unsolved[1]).count_ones()
+                    + (p[2] & self.unsolved[2]).count_ones();
+                if pick.map_or(true, |(_, s)| score > s) {
+                    pick = Some((cell, score));
+                }
+            }
+        }
+        if let Some((cell, _)) = pick {
+            return (cell, self.digits(cell));
+        }
+        // No two-candidate cell (rare): any unsolved cell with the fewest candidates. There is
+        // one, as the caller checked; `(0, 0)` would only end the branch.
+        let (mut best, mut len) = ((0, 0), u32::MAX);
+        for cell in 0..81 {
+            if self.unsolved[cell / 27] >> (cell % 27) & 1 != 0 {
+                let digits = self.digits(cell);
+                if digits.count_ones() < len {
+                    (best, len) = ((cell, digits), digits.count_ones());
+                }
+            }
+        }
+        best
+    }
+
+    /// The digits (bit `d`) still possible in `cell`.
+    fn digits(&self, cell: usize) -> u16 {
+        let (b, i) = (cell / 27, cell % 27);
+        let mut out = 0;
+        for (d, cand) in self.cand.iter().enumerate() {
+            out |= ((cand[b] >> i & 1) as u16) << d;
+        }
+        out
+    }
+
+    /// The grid of a solved state.
+    fn solution_grid(&self) -> Grid {
+        let mut bits = [0u16; 81];
+        for (d, cand) in self.cand.iter().enumerate() {
+            for (b, &x) in cand.iter().enumerate() {
+                let mut x = x;
+                while x != 0 {
+                    bits[b * 27 + x.trailing_zeros() as usize] |= 1 << d;
+                    x &= x - 1;
+                }
+            }
+        }
+        let mut g = Grid::empty();
+        for cell in Cell::all() {
+            g.set(cell, Candidates::from_bits(bits[cell.index()]));
+        }
+        g
+    }
+}
+
+struct Search {
+    found: usize,
+    cap: usize,
+    first: Option<Grid>,
+}
+
+impl Search {
+    /// Depth-first search below `state` (not yet propagated).
+    fn run(&mut self, state: &mut State) {
+        if state.propagate().is_err() {
+            return;
+        }
+        if state.unsolved == [0; 3] {
+            self.found += 1;
+            if self.first.is_none() {
+                self.first = Some(state.solution_grid());
+            }
+            return;
+        }
+        let (cell, mut digits) = state.branch_cell();
+        while digits != 0 {
+            let d = digits.trailing_zeros() as usize;
+            digits &= digits - 1;
+            if digits == 0 {
+                state.assign(d, cell);
+                self.run(state);
+                return;
+            }
+            let mut next = *state;
+            next.assign(d, cell);
+            self.run(&mut next);
+            if self.found >= self.cap {
+                return;
+            }
+        }
     }
 }
 

@@ -1,9 +1,12 @@
 //! The exact solver over corpora: valid, consistent with the givens, unique; crafted non-unique
-//! and invalid puzzles; digit relabelling.
+//! and invalid puzzles; digit relabelling; agreement with a naive reference counter on random
+//! candidate grids (proptest).
 
 use crate::common::{corpus, permutation, slice};
-use hdp::solver::{solve, Solutions};
-use hdp::{Candidates, Digit, Grid};
+use hdp::solver::{count, solve, Solutions};
+use hdp::{Candidates, Cell, Digit, Grid};
+use proptest::prelude::*;
+use std::sync::OnceLock;
 
 fn check_unique(g: &Grid) -> Grid {
     match solve(g) {
@@ -78,5 +81,205 @@ fn relabelled_puzzles_have_relabelled_solutions() {
         let map: [Digit; 9] = permutation(i as u64 * 31 + 5);
         let s = check_unique(g);
         assert_eq!(check_unique(&g.relabel(&map)), s.relabel(&map));
+    }
+}
+
+#[test]
+fn magictour_top1465_solve_uniquely() {
+    for g in &corpus("magictour-top1465.txt") {
+        check_unique(g);
+        assert_eq!(count(g, 5), 1, "{g:?}");
+    }
+}
+
+#[test]
+fn count_respects_its_cap() {
+    for cap in 0..5 {
+        assert_eq!(count(&Grid::empty(), cap), cap);
+    }
+    let g = slice("top95.txt", 1)[0];
+    assert_eq!(count(&g, 0), 0);
+    assert_eq!(count(&g, 1), 1);
+    assert_eq!(count(&g, 2), 1);
+}
+
+/// The peers of every cell (row, column, box).
+fn peers() -> &'static [[usize; 20]; 81] {
+    static P: OnceLock<[[usize; 20]; 81]> = OnceLock::new();
+    P.get_or_init(|| {
+        let mut out = [[0; 20]; 81];
+        for (c, row) in out.iter_mut().enumerate() {
+            let peers = (0..81).filter(|&p| {
+                p != c
+                    && (p / 9 == c / 9
+                        || p % 9 == c % 9
+                        || (p / 27 == c / 27 && p % 9 / 3 == c % 9 / 3))
+            });
+            for (slot, p) in row.iter_mut().zip(peers) {
+                *slot = p;
+            }
+        }
+        out
+    })
+}
+
+/// A naive reference, independent of the solver: backtracking on the unassigned cell with the
+/// fewest candidates not taken by an assigned cell of its row, column or box (no other
+/// inference), counting up to `cap`. Returns the count and the first solution.
+fn reference(g: &Grid, cap: usize) -> (usize, Option<Grid>) {
+    struct Ref {
+        allowed: [u16; 81],
+        value: [u8; 81],
+        /// Digits used per row, column and box (bit `d - 1`).
+        used: [[u16; 9]; 3],
+        cap: usize,
+        found: usize,
+        first: Option<Grid>,
+    }
+    fn units(c: usize) -> [usize; 3] {
+        [c / 9, c % 9, c / 27 * 3 + c % 9 / 3]
+    }
+    impl Ref {
+        fn go(&mut self) {
+            let mut best: Option<(usize, u16)> = None;
+            for c in 0..81 {
+                if self.value[c] != 0 {
+                    continue;
+                }
+                let [r, k, b] = units(c);
+                let m = self.allowed[c] & !(self.used[0][r] | self.used[1][k] | self.used[2][b]);
+                if m == 0 {
+                    return;
+                }
+                if best.map_or(true, |(_, x)| m.count_ones() < x.count_ones()) {
+                    best = Some((c, m));
+                }
+            }
+            let Some((c, m)) = best else {
+                self.found += 1;
+                if self.first.is_none() {
+                    self.first = Some(Grid::from_values(&self.value.map(Digit::new)));
+                }
+                return;
+            };
+            let [r, k, b] = units(c);
+            for d in 1..=9u8 {
+                let bit = 1 << (d - 1);
+                if m & bit != 0 {
+                    self.value[c] = d;
+                    self.used[0][r] |= bit;
+                    self.used[1][k] |= bit;
+                    self.used[2][b] |= bit;
+                    self.go();
+                    self.value[c] = 0;
+                    self.used[0][r] &= !bit;
+                    self.used[1][k] &= !bit;
+                    self.used[2][b] &= !bit;
+                    if self.found >= self.cap {
+                        return;
+                    }
+                }
+            }
+        }
+    }
+    let mut r = Ref {
+        allowed: g.cells().map(|c| c.bits()),
+        value: [0; 81],
+        used: [[0; 9]; 3],
+        cap,
+        found: 0,
+        first: None,
+    };
+    if cap > 0 {
+        r.go();
+    }
+    (r.found, r.first)
+}
+
+#[test]
+fn reference_agrees_on_top95() {
+    for g in &corpus("top95.txt") {
+        let (n, first) = reference(g, 2);
+        assert_eq!(n, 1, "{g:?}");
+        assert_eq!(solve(g), Solutions::Unique(first.unwrap()), "{g:?}");
+    }
+}
+
+fn mixed_puzzles() -> &'static Vec<Grid> {
+    static P: OnceLock<Vec<Grid>> = OnceLock::new();
+    P.get_or_init(|| {
+        let mut v = corpus("top95.txt");
+        v.extend(slice("magictour-top1465.txt", 200));
+        v.extend(slice("sudoku17.txt", 200));
+        v
+    })
+}
+
+/// One random change to a candidate grid.
+#[derive(Clone, Debug)]
+enum Edit {
+    /// Clears the `n`-th given (modulo the number of givens): often several solutions.
+    RemoveGiven(usize),
+    /// Intersects a cell's candidates with a mask (possibly empty): often no solution.
+    Restrict(usize, u16),
+    /// Copies the `n`-th given onto one of its peers: a clash, no solution.
+    Clash(usize, usize),
+    /// Sets a cell to a single value, right or wrong.
+    Give(usize, u8),
+    /// Replaces a cell's candidates with arbitrary pencil marks (possibly none).
+    Marks(usize, u16),
+}
+
+fn edit() -> impl Strategy<Value = Edit> {
+    prop_oneof![
+        3 => (0usize..81).prop_map(Edit::RemoveGiven),
+        2 => (0usize..81, 0u16..512).prop_map(|(c, m)| Edit::Restrict(c, m)),
+        1 => (0usize..81, 0usize..20).prop_map(|(n, p)| Edit::Clash(n, p)),
+        1 => (0usize..81, 1u8..10).prop_map(|(c, d)| Edit::Give(c, d)),
+        1 => (0usize..81, 0u16..512).prop_map(|(c, m)| Edit::Marks(c, m)),
+    ]
+}
+
+fn apply(g: &mut Grid, e: &Edit) {
+    let givens: Vec<Cell> = Cell::all().filter(|&c| g.value(c).is_some()).collect();
+    let cell = |i: usize| Cell::new(i).unwrap();
+    match *e {
+        Edit::RemoveGiven(n) if !givens.is_empty() => {
+            g.set(givens[n % givens.len()], Candidates::ALL)
+        }
+        Edit::Restrict(c, m) => g.set(cell(c), g.get(cell(c)) & Candidates::from_bits(m)),
+        Edit::Clash(n, p) if !givens.is_empty() => {
+            let from = givens[n % givens.len()];
+            g.set(cell(peers()[from.index()][p]), g.get(from));
+        }
+        Edit::Give(c, d) => g.set(cell(c), Candidates::single(Digit::new(d).unwrap())),
+        Edit::Marks(c, m) => g.set(cell(c), Candidates::from_bits(m)),
+        _ => {}
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    #[test]
+    fn solver_agrees_with_the_naive_reference(
+        i in 0usize..495,
+        edits in prop::collection::vec(edit(), 0..6),
+    ) {
+        let mut g = mixed_puzzles()[i % mixed_puzzles().len()];
+        for e in &edits {
+            apply(&mut g, e);
+        }
+        let (n, first) = reference(&g, 2);
+        let got = solve(&g);
+        prop_assert_eq!(got.count() as usize, n, "{:?}", g);
+        match got {
+            Solutions::None => {}
+            Solutions::Unique(s) => prop_assert_eq!(Some(s), first),
+            Solutions::Multiple(s) => {
+                prop_assert!(s.is_valid_solution() && g.admits(&s), "{:?}", g);
+            }
+        }
+        prop_assert_eq!(count(&g, 3), reference(&g, 3).0, "{:?}", g);
     }
 }
