@@ -179,3 +179,45 @@ fn profile_switches_rules_off() {
     assert_eq!(stats.get(Rule::LockedPointing), 0);
     assert!(stats.get(Rule::NakedSingle) > 0);
 }
+
+#[test]
+fn crowded_cells_and_values_are_contradictions() {
+    // Three cells of block 1 holding only 1 and 2, with only the naked-triple rule on.
+    let mut g = Grid::empty();
+    for name in ["A1", "B1", "C1"] {
+        g.set(cell(name), cands("12"));
+    }
+    let out = propagate(&mut g, &Profile::NONE.with(Rule::NakedTriple));
+    assert_eq!(
+        out,
+        Outcome::Contradiction(Contradiction::TooFewValues {
+            unit: Unit::block(0),
+            cells: 3,
+            values: 2
+        })
+    );
+    assert_eq!(describe(out), "3 cells of block 1 hold only 2 values");
+
+    // Values 1, 2 and 3 confined to two cells of block 1, with only the hidden-triple rule on.
+    let mut g = Grid::empty();
+    for name in ["C1", "A2", "B2", "C2", "A3", "B3", "C3"] {
+        g.set(cell(name), cands("456789"));
+    }
+    let out = propagate(&mut g, &Profile::NONE.with(Rule::HiddenTriple));
+    assert_eq!(
+        out,
+        Outcome::Contradiction(Contradiction::TooFewPlaces {
+            unit: Unit::block(0),
+            values: 3,
+            places: 2
+        })
+    );
+    assert_eq!(describe(out), "3 values of block 1 have only 2 places");
+}
+
+fn describe(out: Outcome) -> String {
+    match out {
+        Outcome::Contradiction(c) => c.to_string(),
+        other => format!("{other:?}"),
+    }
+}
