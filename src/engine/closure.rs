@@ -519,15 +519,22 @@ impl KnownOpen {
 
     fn note(&mut self, state: &Grid, r: &Grid) {
         self.any = true;
+        if !self.general {
+            // Without branches: `r` lies inside `s`, so a solved or unchanged cell adds nothing.
+            let cells = state.cells().iter().zip(r.cells());
+            for ((single, removed), (s, r)) in
+                self.single.iter_mut().zip(&mut self.removed).zip(cells)
+            {
+                let (s, r) = (s.bits(), r.bits());
+                let open = s & s.wrapping_sub(1) != 0;
+                let now_single = r & r.wrapping_sub(1) == 0;
+                *single |= r & 0u16.wrapping_sub(u16::from(open & now_single));
+                *removed |= s & !r;
+            }
+            return;
+        }
         for (i, (s, r)) in state.cells().iter().zip(r.cells()).enumerate() {
             if s.len() < 2 || r == s {
-                continue;
-            }
-            if !self.general {
-                if r.len() == 1 {
-                    self.single[i] |= r.bits();
-                }
-                self.removed[i] |= (*s - *r).bits();
                 continue;
             }
             let r = r.bits();
