@@ -7,18 +7,12 @@ use hdp::propagate::{propagate, Profile};
 use hdp::Grid;
 use std::sync::OnceLock;
 
+mod common;
+
+use common::corpus;
+
 fn main() {
     divan::main();
-}
-
-fn corpus(name: &str, limit: usize) -> Vec<Grid> {
-    let path = format!("{}/../shared/corpora/{name}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    text.lines()
-        .filter_map(|l| l.split_whitespace().next())
-        .filter_map(|l| l.parse().ok())
-        .take(limit)
-        .collect()
 }
 
 /// top95 and hardest, split by reduction depth (both decision kinds).

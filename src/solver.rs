@@ -52,14 +52,7 @@ impl Solutions {
 
 /// Counts the solutions of `grid` (a candidate grid), up to two.
 pub fn solve(grid: &Grid) -> Solutions {
-    let mut search = Search {
-        found: 0,
-        cap: 2,
-        first: None,
-    };
-    if let Some(mut state) = State::from_grid(grid) {
-        search.run(&mut state);
-    }
+    let search = search(grid, 2);
     match (search.found, search.first) {
         (1, Some(s)) => Solutions::Unique(s),
         (n, Some(s)) if n > 1 => Solutions::Multiple(s),
@@ -69,6 +62,11 @@ pub fn solve(grid: &Grid) -> Solutions {
 
 /// Counts the solutions of `grid` (a candidate grid), stopping at `cap`.
 pub fn count(grid: &Grid, cap: usize) -> usize {
+    search(grid, cap).found
+}
+
+/// Runs the search on `grid` until `cap` solutions are found (none for a cap of 0).
+fn search(grid: &Grid, cap: usize) -> Search {
     let mut search = Search {
         found: 0,
         cap,
@@ -79,7 +77,7 @@ pub fn count(grid: &Grid, cap: usize) -> usize {
             search.run(&mut state);
         }
     }
-    search.found
+    search
 }
 
 /// All 27 cells of a band.
