@@ -259,13 +259,19 @@ impl State {
         for cand in &mut self.cand {
             cand[b] &= !bit;
         }
+        self.clear_peers(d, cell);
+        self.cand[d][b] |= bit;
+        self.unsolved[b] &= !bit;
+    }
+
+    /// Removes digit `d` (0-based) from the peers of `cell`.
+    #[inline(always)]
+    fn clear_peers(&mut self, d: usize, cell: usize) {
         let peers = &PEERS[cell];
         let own = &mut self.cand[d];
         own[0] &= !peers[0];
         own[1] &= !peers[1];
         own[2] &= !peers[2];
-        own[b] |= bit;
-        self.unsolved[b] &= !bit;
     }
 
     /// The band rule for digit `d` in band `b` (see the module documentation).
@@ -380,11 +386,7 @@ impl State {
                     if self.cand[d][b] & bit == 0 {
                         return Err(Contradiction);
                     }
-                    let peers = &PEERS[b * 27 + i];
-                    let own = &mut self.cand[d];
-                    own[0] &= !peers[0];
-                    own[1] &= !peers[1];
-                    own[2] &= !peers[2];
+                    self.clear_peers(d, b * 27 + i);
                 }
             }
         }

@@ -260,8 +260,9 @@ fn apply_unit(
     if eligible.count_ones() < 2 {
         return Ok(false);
     }
+    // A value without a place is a contradiction the unit checks report; it is left out.
     let mut places = [0u16; 9];
-    let mut n = 0u16;
+    let mut values = 0u16;
     while eligible != 0 {
         let d = eligible.trailing_zeros();
         eligible &= eligible - 1;
@@ -270,16 +271,11 @@ fn apply_unit(
             p |= ((m >> d) & 1) << k;
         }
         places[d as usize] = p & scope;
-        n |= 1 << d;
-    }
-    // A value without a place is a contradiction the unit checks report; leave it out.
-    let mut with_place = 0u16;
-    for (d, &p) in places.iter().enumerate() {
-        with_place |= u16::from(p != 0) << d;
+        values |= u16::from(p & scope != 0) << d;
     }
     // Items are (places, value bit).
     let mut items = [(0u16, 0u16); 9];
-    let count = items_of(&places, n & with_place, &mut items);
+    let count = items_of(&places, values, &mut items);
     let found = find(&items[..count], want, |digits, positions, k| {
         if positions.count_ones() < k {
             return Err(Contradiction::TooFewPlaces {

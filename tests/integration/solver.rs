@@ -103,26 +103,6 @@ fn count_respects_its_cap() {
     assert_eq!(count(&g, 2), 1);
 }
 
-/// The peers of every cell (row, column, box).
-fn peers() -> &'static [[usize; 20]; 81] {
-    static P: OnceLock<[[usize; 20]; 81]> = OnceLock::new();
-    P.get_or_init(|| {
-        let mut out = [[0; 20]; 81];
-        for (c, row) in out.iter_mut().enumerate() {
-            let peers = (0..81).filter(|&p| {
-                p != c
-                    && (p / 9 == c / 9
-                        || p % 9 == c % 9
-                        || (p / 27 == c / 27 && p % 9 / 3 == c % 9 / 3))
-            });
-            for (slot, p) in row.iter_mut().zip(peers) {
-                *slot = p;
-            }
-        }
-        out
-    })
-}
-
 /// A naive reference, independent of the solver: backtracking on the unassigned cell with the
 /// fewest candidates not taken by an assigned cell of its row, column or box (no other
 /// inference), counting up to `cap`. Returns the count and the first solution; a count of
@@ -264,7 +244,7 @@ fn apply(g: &mut Grid, e: &Edit) {
         Edit::Restrict(c, m) => g.set(cell(c), g.get(cell(c)) & Candidates::from_bits(m)),
         Edit::Clash(n, p) if !givens.is_empty() => {
             let from = givens[n % givens.len()];
-            g.set(cell(peers()[from.index()][p]), g.get(from));
+            g.set(from.peers()[p], g.get(from));
         }
         Edit::Give(c, d) => g.set(cell(c), Candidates::single(Digit::new(d).unwrap())),
         Edit::Marks(c, m) => g.set(cell(c), Candidates::from_bits(m)),
