@@ -26,9 +26,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             println!(
                 "{line}\t{:?}\t{:?}\t{:?}\t{}\t{:?}",
                 c.depth,
-                c.depth_cell,
+                c.depth_pairs,
                 c.level,
-                c.tests,
+                c.effort.tests,
                 t.elapsed()
             );
         }

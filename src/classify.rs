@@ -1,8 +1,10 @@
-//! Classification by reduction depth (spec §6): solution count, depth with both decision kinds,
-//! depth with cell pairs only, the level, and the effort figures.
+//! Classification by reduction depth (spec §6): solution count, the level (from the depth with
+//! the source's method, `pairs`, which is invariant under every symmetry of the grid with the
+//! synchronous schedule), the depth with the configured decisions beside it, and the effort
+//! figures of each run.
 
 use crate::decision::DecisionKinds;
-use crate::engine::{Analysis, Options, Recording, Status};
+use crate::engine::{Analysis, Budget, Limit, Options, Recording, Status};
 use crate::grid::Grid;
 use crate::propagate::{propagate, Outcome, Profile};
 use crate::solver::{solve, Solutions};
@@ -18,24 +20,27 @@ pub enum Level {
     Trivial,
     /// The full propagation profile solves it (depth 0).
     Easy,
-    /// Pair reduction solves it (cell-pair depth 1).
+    /// Pair reduction solves it (depth 1).
     Medium,
-    /// Deep pair reduction is needed (cell-pair depth 2).
+    /// Deep pair reduction is needed (depth 2).
     Hard,
-    /// Very deep pair reduction is needed (cell-pair depth 3).
+    /// Very deep pair reduction is needed (depth 3).
     Deep,
-    /// Not solved within the depth limit or budget.
+    /// Depth 4 or more.
+    Extreme,
+    /// A limit (depth, budget, time) stopped the analysis first.
     Unsolved,
 }
 
 impl Level {
     /// All levels, easiest first.
-    pub const ALL: [Level; 6] = [
+    pub const ALL: [Level; 7] = [
         Level::Trivial,
         Level::Easy,
         Level::Medium,
         Level::Hard,
         Level::Deep,
+        Level::Extreme,
         Level::Unsolved,
     ];
 
@@ -47,12 +52,13 @@ impl Level {
             Level::Medium => "medium",
             Level::Hard => "hard",
             Level::Deep => "deep",
+            Level::Extreme => "extreme",
             Level::Unsolved => "unsolved",
         }
     }
 
-    /// The level of a puzzle whose cell-pair depth is `depth` (`None`: unsolved); `trivial`
-    /// says whether singles alone solve it.
+    /// The level of a puzzle whose depth is `depth` (`None`: unsolved); `singles_solve` says
+    /// whether naked and hidden singles alone solve it.
     pub fn from_depth(depth: Option<u8>, singles_solve: bool) -> Level {
         match depth {
             Some(0) if singles_solve => Level::Trivial,
@@ -60,7 +66,8 @@ impl Level {
             Some(1) => Level::Medium,
             Some(2) => Level::Hard,
             Some(3) => Level::Deep,
-            _ => Level::Unsolved,
+            Some(_) => Level::Extreme,
+            None => Level::Unsolved,
         }
     }
 }
@@ -85,10 +92,12 @@ impl FromStr for Level {
 /// How to classify.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ClassifyOptions {
-    /// The engine settings for the `depth` run (decisions, profile, proof, depth limit, budget).
+    /// The engine settings of the `depth` run (decisions, profile, proof, schedule, depth limit,
+    /// budget). The level run uses the same settings with `pairs` decisions.
     pub engine: Options,
-    /// Also compute the cell-pair-only depth and derive the level from it (spec §6).
-    pub cell_depth: bool,
+    /// Derive the level from a run with the source's method (`pairs`, spec §6); off for the
+    /// trial-and-error depth, whose level comes from `depth`.
+    pub level_from_pairs: bool,
 }
 
 impl Default for ClassifyOptions {
@@ -96,46 +105,73 @@ impl Default for ClassifyOptions {
         ClassifyOptions {
             engine: Options {
                 recording: Recording::Off,
+                max_depth: DEFAULT_MAX_DEPTH,
+                budget: Budget {
+                    max_tests: Some(DEFAULT_BUDGET),
+                    deadline: None,
+                },
                 ..Options::default()
             },
-            cell_depth: true,
+            level_from_pairs: true,
         }
     }
 }
 
+/// The default depth limit of classification, chosen by measurement (`analyses/levels.md`): no
+/// puzzle of the hardest collections needs more than 4, and the few that need 4 (`extreme`)
+/// cost a few thousand tests.
+pub const DEFAULT_MAX_DEPTH: u8 = 4;
+
+/// The default branch-test budget of one classification run: 50 times the most any puzzle of
+/// the hardest collections needed (18,400), so that no input can run for long.
+pub const DEFAULT_BUDGET: u64 = 1_000_000;
+
 impl ClassifyOptions {
     /// The trial-and-error depth of the literature (`--te`): candidate decisions, singles,
-    /// contradictions only; no cell-pair run.
+    /// contradictions only; the level comes from that depth.
     pub fn trial_and_error() -> ClassifyOptions {
         ClassifyOptions {
             engine: Options {
                 recording: Recording::Off,
                 ..Options::trial_and_error()
             },
-            cell_depth: false,
+            level_from_pairs: false,
         }
     }
 }
 
+/// The effort of one engine run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Effort {
+    /// Branch tests made.
+    pub tests: u64,
+    /// Hypotheses opened.
+    pub hypotheses: u64,
+    /// Facts found, at every level.
+    pub facts: u64,
+}
+
 /// The classification of one puzzle.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Classification {
     /// 0, 1, or 2 (several).
     pub solutions: u8,
+    /// The level: from `depth_pairs` (or, for trial and error, from `depth`).
+    pub level: Option<Level>,
+    /// Reduction depth with the source's method (`pairs`); `None` if not solved within the
+    /// limits or not computed.
+    pub depth_pairs: Option<u8>,
+    /// In the `pairs` run: the nesting levels (1 = top-level decisions) at which constraint
+    /// pairs were needed because no cell pair was left.
+    pub constraint_levels: Vec<u8>,
+    /// The effort of the `pairs` run (zero when it is the same run as `depth`'s).
+    pub pairs_effort: Effort,
     /// Reduction depth with the configured decisions; `None` if not solved within the limits.
     pub depth: Option<u8>,
-    /// Reduction depth with cell pairs only (when computed).
-    pub depth_cell: Option<u8>,
-    /// The level (from the cell-pair depth, or from `depth` when that was not computed).
-    pub level: Option<Level>,
-    /// Branch tests made, over all runs.
-    pub tests: u64,
-    /// Hypotheses opened, over all runs.
-    pub hypotheses: u64,
-    /// Facts found, over all runs.
-    pub facts: u64,
-    /// Why a run stopped unsolved, if it did.
-    pub limit: Option<crate::engine::Limit>,
+    /// The effort of the `depth` run: the same figures `hdp chain` reports with the same options.
+    pub effort: Effort,
+    /// Which limit stopped a run, if one did (the level is then `unsolved` if it was the level's).
+    pub limit: Option<Limit>,
 }
 
 fn depth_of(a: &Analysis) -> Option<u8> {
@@ -145,16 +181,31 @@ fn depth_of(a: &Analysis) -> Option<u8> {
     }
 }
 
+fn effort(a: &Analysis) -> Effort {
+    Effort {
+        tests: a.counters.tests,
+        hypotheses: a.counters.hypotheses,
+        facts: a.counters.facts,
+    }
+}
+
+fn limit(a: &Analysis) -> Option<Limit> {
+    match a.status {
+        Status::Unsolved(l) => Some(l),
+        _ => None,
+    }
+}
+
 /// Classifies `grid`. Puzzles without exactly one solution get no depth and no level.
 pub fn classify(grid: &Grid, options: &ClassifyOptions) -> Classification {
     let mut c = Classification {
         solutions: 0,
-        depth: None,
-        depth_cell: None,
         level: None,
-        tests: 0,
-        hypotheses: 0,
-        facts: 0,
+        depth_pairs: None,
+        constraint_levels: Vec::new(),
+        pairs_effort: Effort::default(),
+        depth: None,
+        effort: Effort::default(),
         limit: None,
     };
     match solve(grid) {
@@ -167,38 +218,34 @@ pub fn classify(grid: &Grid, options: &ClassifyOptions) -> Classification {
     }
     let mut singles = *grid;
     let singles_solve = propagate(&mut singles, &Profile::SINGLES) == Outcome::Solved;
-    let add = |c: &mut Classification, a: &Analysis| {
-        c.tests += a.counters.tests;
-        c.hypotheses += a.counters.hypotheses;
-        c.facts += a.counters.facts;
-        if let Status::Unsolved(l) = a.status {
-            c.limit.get_or_insert(l);
-        }
-    };
     let main = Analysis::run_unique(grid, &options.engine);
-    add(&mut c, &main);
     c.depth = depth_of(&main);
-    if options.cell_depth && options.engine.decisions != DecisionKinds::CELL {
-        c.depth_cell = if c.depth == Some(0) {
-            Some(0)
-        } else {
-            let cell = Analysis::run_unique(
-                grid,
-                &Options {
-                    decisions: DecisionKinds::CELL,
-                    ..options.engine
-                },
-            );
-            add(&mut c, &cell);
-            depth_of(&cell)
-        };
-    } else if options.cell_depth {
-        c.depth_cell = c.depth;
-    }
-    let level_depth = if options.cell_depth {
-        c.depth_cell
-    } else {
+    c.effort = effort(&main);
+    c.limit = limit(&main);
+    let level_depth = if !options.level_from_pairs {
         c.depth
+    } else if options.engine.decisions == DecisionKinds::PAIRS {
+        c.depth_pairs = c.depth;
+        c.constraint_levels = main.constraint_levels;
+        c.depth
+    } else if c.depth == Some(0) {
+        c.depth_pairs = Some(0);
+        c.depth
+    } else {
+        let pairs = Analysis::run_unique(
+            grid,
+            &Options {
+                decisions: DecisionKinds::PAIRS,
+                ..options.engine
+            },
+        );
+        c.depth_pairs = depth_of(&pairs);
+        c.constraint_levels = pairs.constraint_levels.clone();
+        c.pairs_effort = effort(&pairs);
+        if let Some(l) = limit(&pairs) {
+            c.limit = Some(l);
+        }
+        c.depth_pairs
     };
     c.level = Some(Level::from_depth(level_depth, singles_solve));
     c

@@ -50,7 +50,8 @@ impl ChainArgs {
             #[command(flatten)]
             a: ChainArgs,
         }
-        match Wrap::try_parse_from(["hdp"]) {
+        // The source's own method on its own example.
+        match Wrap::try_parse_from(["hdp", "--decisions", "pairs"]) {
             Ok(w) => w.a,
             Err(e) => e.exit(),
         }
@@ -63,7 +64,7 @@ pub fn run(a: &ChainArgs) -> anyhow::Result<i32> {
             .map_err(|e| anyhow::anyhow!("--given: column {}: {}", e.column, e.kind))?,
         None => Vec::new(),
     };
-    let mut options = a.engine.options();
+    let mut options = a.engine.options(hdp::engine::DEFAULT_MAX_DEPTH);
     options.max_depth = match a.variant {
         Variant::Pr => 1,
         Variant::Dpr => 2,

@@ -4,6 +4,7 @@
 use super::{EngineArgs, EXIT_OK, EXIT_PUZZLE};
 use clap::{Args, ValueEnum};
 use hdp::classify::{classify, ClassifyOptions, Level};
+use hdp::engine::Limit;
 use hdp::format::parse_line;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
@@ -90,31 +91,39 @@ pub struct Record {
     pub puzzle: String,
     pub label: String,
     pub solutions: Option<u8>,
-    pub depth: Option<u8>,
-    pub depth_cell: Option<u8>,
     pub level: Option<Level>,
+    pub depth_pairs: Option<u8>,
+    pub constraint_levels: String,
+    pub pairs_tests: u64,
+    pub depth: Option<u8>,
     pub decisions: String,
     pub profile: String,
+    pub schedule: String,
     pub tests: u64,
     pub hypotheses: u64,
     pub facts: u64,
+    pub limit: Option<Limit>,
     pub micros: u64,
     pub error: Option<String>,
 }
 
-const COLUMNS: [&str; 14] = [
+const COLUMNS: [&str; 18] = [
     "line",
     "puzzle",
     "label",
     "solutions",
-    "depth",
-    "depth_cell",
     "level",
+    "depth_pairs",
+    "constraint_levels",
+    "pairs_tests",
+    "depth",
     "decisions",
     "profile",
+    "schedule",
     "tests",
     "hypotheses",
     "facts",
+    "limit",
     "micros",
     "error",
 ];
@@ -134,14 +143,18 @@ impl Record {
             tsv_field(&self.puzzle),
             tsv_field(&self.label),
             opt(&self.solutions),
-            opt(&self.depth),
-            opt(&self.depth_cell),
             opt(&self.level),
+            opt(&self.depth_pairs),
+            self.constraint_levels.clone(),
+            self.pairs_tests.to_string(),
+            opt(&self.depth),
             self.decisions.clone(),
             self.profile.clone(),
+            self.schedule.clone(),
             self.tests.to_string(),
             self.hypotheses.to_string(),
             self.facts.to_string(),
+            self.limit.map(|l| l.name().to_string()).unwrap_or_default(),
             self.micros.to_string(),
             tsv_field(self.error.as_deref().unwrap_or("")),
         ]
@@ -165,14 +178,18 @@ fn classify_one(job: &Job, options: &ClassifyOptions, timeout: Option<f64>) -> R
         puzzle: String::new(),
         label: String::new(),
         solutions: None,
-        depth: None,
-        depth_cell: None,
         level: None,
+        depth_pairs: None,
+        constraint_levels: String::new(),
+        pairs_tests: 0,
+        depth: None,
         decisions,
         profile,
+        schedule: opts.engine.schedule.to_string(),
         tests: 0,
         hypotheses: 0,
         facts: 0,
+        limit: None,
         micros: 0,
         error: None,
     };
@@ -193,12 +210,20 @@ fn classify_one(job: &Job, options: &ClassifyOptions, timeout: Option<f64>) -> R
     let c = classify(&puzzle.grid, &opts);
     record.micros = start.elapsed().as_micros() as u64;
     record.solutions = Some(c.solutions);
-    record.depth = c.depth;
-    record.depth_cell = c.depth_cell;
     record.level = c.level;
-    record.tests = c.tests;
-    record.hypotheses = c.hypotheses;
-    record.facts = c.facts;
+    record.depth_pairs = c.depth_pairs;
+    record.constraint_levels = c
+        .constraint_levels
+        .iter()
+        .map(u8::to_string)
+        .collect::<Vec<_>>()
+        .join(",");
+    record.pairs_tests = c.pairs_effort.tests;
+    record.depth = c.depth;
+    record.tests = c.effort.tests;
+    record.hypotheses = c.effort.hypotheses;
+    record.facts = c.effort.facts;
+    record.limit = c.limit;
     match c.solutions {
         0 => record.error = Some("no solution".into()),
         2 => record.error = Some("multiple solutions".into()),
@@ -209,7 +234,7 @@ fn classify_one(job: &Job, options: &ClassifyOptions, timeout: Option<f64>) -> R
 
 #[derive(Default)]
 struct Summary {
-    levels: [usize; 6],
+    levels: [usize; 7],
     errors: usize,
     tests: Vec<u64>,
     micros: Vec<u64>,
@@ -297,9 +322,12 @@ pub fn run(a: &ClassifyArgs) -> anyhow::Result<i32> {
     } else {
         ClassifyOptions::default()
     };
-    let engine = a.engine.options();
+    let engine = a.engine.options(options.engine.max_depth);
     options.engine.max_depth = engine.max_depth;
-    options.engine.budget.max_tests = engine.budget.max_tests;
+    if engine.budget.max_tests.is_some() {
+        options.engine.budget.max_tests = engine.budget.max_tests;
+    }
+    options.engine.schedule = engine.schedule;
     if !a.te {
         options.engine.decisions = engine.decisions;
         options.engine.profile = engine.profile;

@@ -8,7 +8,7 @@ mod solve;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use hdp::decision::DecisionKinds;
-use hdp::engine::{Budget, Options, Proof, Walk};
+use hdp::engine::{Budget, Options, Proof, Schedule, Walk};
 use hdp::propagate::Profile;
 use std::time::{Duration, Instant};
 
@@ -27,7 +27,8 @@ Exit codes:
   1  a puzzle was invalid, unsolvable, had several solutions, or bad input in a batch
   2  usage or I/O error
 
-With no command, hdp prints the HDP chain of Arto Inkala's puzzle (the built-in example).";
+With no command, hdp prints the HDP chain of Arto Inkala's puzzle with the source's method
+(`hdp chain --decisions pairs`, the built-in example).";
 
 /// Explains why a Sudoku is hard: Hypothesis/Disproof/Proof chains, reduction depth, pictures.
 #[derive(Parser, Debug)]
@@ -71,12 +72,19 @@ pub enum OutputFormat {
 /// The engine settings shared by the commands that analyse.
 #[derive(Args, Debug, Clone)]
 pub struct EngineArgs {
-    /// Deepest test (k of closure); pair reduction is 1, deep 2, very deep 3.
-    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(1..=6))]
-    pub max_depth: u8,
-    /// Decision kinds: cell, constraint, candidate (comma-separated).
+    /// The deepest test: how many hypotheses may be nested, plus one (pair reduction is 1,
+    /// deep 2, very deep 3). Default 3 (classify: 4).
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=6))]
+    pub max_depth: Option<u8>,
+    /// Decision kinds: pairs (cell pairs, constraint pairs only where no cell pair is left: the
+    /// source's method), or any of cell, constraint, candidate (comma-separated).
     #[arg(long, default_value = "cell,constraint")]
     pub decisions: DecisionKinds,
+    /// When the facts found in a pass are applied: synchronous (all at the end of the pass; the
+    /// result does not depend on the grid's orientation) or sequential (the first at once, as
+    /// the source's own tool).
+    #[arg(long, value_enum, default_value_t = ScheduleArg::Synchronous)]
+    pub schedule: ScheduleArg,
     /// Propagation profile: default, singles, or rules like default,-naked-quad.
     #[arg(long, default_value = "default")]
     pub profile: Profile,
@@ -103,6 +111,15 @@ pub enum ProofArg {
     Contradiction,
 }
 
+/// `--schedule`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ScheduleArg {
+    /// Test every decision against the same state, then apply all facts found.
+    Synchronous,
+    /// Apply the first fact found at once and restart.
+    Sequential,
+}
+
 /// `--walk`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum WalkArg {
@@ -113,10 +130,11 @@ pub enum WalkArg {
 }
 
 impl EngineArgs {
-    /// The library options; the deadline starts now.
-    pub fn options(&self) -> Options {
+    /// The library options, with `default_depth` unless `--max-depth` was given; the deadline
+    /// starts now.
+    pub fn options(&self, default_depth: u8) -> Options {
         Options {
-            max_depth: self.max_depth,
+            max_depth: self.max_depth.unwrap_or(default_depth),
             decisions: self.decisions,
             profile: self.profile,
             proof: match self.proof {
@@ -126,6 +144,10 @@ impl EngineArgs {
             walk: match self.walk {
                 WalkArg::BreadthFirst => Walk::BreadthFirst,
                 WalkArg::DepthFirst => Walk::DepthFirst,
+            },
+            schedule: match self.schedule {
+                ScheduleArg::Synchronous => Schedule::Synchronous,
+                ScheduleArg::Sequential => Schedule::Sequential,
             },
             budget: Budget {
                 max_tests: self.budget,

@@ -117,7 +117,7 @@ pub fn run_render(a: &RenderArgs) -> anyhow::Result<i32> {
                 Ok(p) => p,
                 Err(code) => return Ok(code),
             };
-            let mut options = engine.options();
+            let mut options = engine.options(hdp::engine::DEFAULT_MAX_DEPTH);
             let style = TreeStyle {
                 only_productive: !all,
                 ..TreeStyle::default()
@@ -187,7 +187,7 @@ pub fn run_render(a: &RenderArgs) -> anyhow::Result<i32> {
                 Ok(p) => p,
                 Err(code) => return Ok(code),
             };
-            let analysis = Analysis::run(&p.grid, &engine.options());
+            let analysis = Analysis::run(&p.grid, &engine.options(hdp::engine::DEFAULT_MAX_DEPTH));
             for (name, svg) in steps_svgs(&analysis) {
                 write(&output.join(name), &svg)?;
             }
@@ -270,7 +270,7 @@ fn collection(text: &str) -> Vec<(usize, String, Result<Puzzle, hdp::ParseError>
 }
 
 pub fn run_report(a: &ReportArgs) -> anyhow::Result<i32> {
-    let options = a.engine.options();
+    let options = a.engine.options(hdp::engine::DEFAULT_MAX_DEPTH);
     let Some(index) = &a.index else {
         let p = match first_puzzle(&a.input)? {
             Ok(p) => p,
@@ -310,7 +310,7 @@ pub fn run_report(a: &ReportArgs) -> anyhow::Result<i32> {
             used.insert(dir.clone());
         }
         let input = ReportInput::analyse(&name, &p.grid, &options);
-        let c = input.classification;
+        let c = input.classification.as_ref();
         write_report(&a.output.join(&dir), &input, a.max_steps)?;
         entries.push(IndexEntry {
             name,
@@ -319,7 +319,7 @@ pub fn run_report(a: &ReportArgs) -> anyhow::Result<i32> {
                 .and_then(|c| c.level)
                 .map_or("invalid".into(), |l| l.to_string()),
             depth: c
-                .and_then(|c| c.depth)
+                .and_then(|c| c.depth_pairs)
                 .map_or("—".into(), |d| d.to_string()),
             link: format!("{dir}/index.html"),
         });

@@ -4,7 +4,9 @@
 //! block, row-major inside the block; their units block, row, column; candidates in unit order),
 //! then constraint pairs (units blocks, rows, columns; then by first cell), then single-candidate
 //! decisions when asked for. The order never depends on the digits' names. A decision reached
-//! twice in one pass (same cell, same split) is listed once.
+//! twice in one pass (same cell, same split) is listed once. The source's own method
+//! ([`DecisionKinds::PAIRS`]) uses cell pairs, and constraint pairs only in a state that has no
+//! cell-pair decision at all; the fallback is decided per state.
 
 mod candidate;
 mod cell_pair;
@@ -95,41 +97,64 @@ pub struct DecisionKinds {
     pub cell: bool,
     /// Constraint-pair decisions.
     pub constraint: bool,
+    /// Constraint-pair decisions only in a state with no cell-pair decision (the source's
+    /// method, `pairs`); meaningful with `cell` on and `constraint` off.
+    pub constraint_fallback: bool,
     /// Single-candidate decisions (`X: v` vs `X: rest`), for trial-and-error depth.
     pub candidate: bool,
 }
 
 impl DecisionKinds {
-    /// Cell and constraint pairs (the default).
-    pub const PAIRS: DecisionKinds = DecisionKinds {
+    /// Cell and constraint pairs in every state (`cell,constraint`, the default of `chain`).
+    pub const BOTH: DecisionKinds = DecisionKinds {
         cell: true,
         constraint: true,
+        constraint_fallback: false,
         candidate: false,
     };
-    /// Cell pairs only (the source author's pair reduction).
+    /// The source's method (`pairs`): cell pairs, and constraint pairs in a state that has no
+    /// cell-pair decision. The level of a puzzle is computed with these (spec §6).
+    pub const PAIRS: DecisionKinds = DecisionKinds {
+        cell: true,
+        constraint: false,
+        constraint_fallback: true,
+        candidate: false,
+    };
+    /// Cell pairs only.
     pub const CELL: DecisionKinds = DecisionKinds {
         cell: true,
         constraint: false,
+        constraint_fallback: false,
         candidate: false,
     };
     /// Every cell and value (trial and error).
     pub const CANDIDATE: DecisionKinds = DecisionKinds {
         cell: false,
         constraint: false,
+        constraint_fallback: false,
         candidate: true,
+    };
+
+    const NONE: DecisionKinds = DecisionKinds {
+        cell: false,
+        constraint: false,
+        constraint_fallback: false,
+        candidate: false,
     };
 }
 
 impl Default for DecisionKinds {
     fn default() -> Self {
-        DecisionKinds::PAIRS
+        DecisionKinds::BOTH
     }
 }
 
 impl fmt::Display for DecisionKinds {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut names = Vec::new();
-        if self.cell {
+        if self.cell && self.constraint_fallback && !self.constraint {
+            names.push("pairs");
+        } else if self.cell {
             names.push("cell");
         }
         if self.constraint {
@@ -144,28 +169,33 @@ impl fmt::Display for DecisionKinds {
 
 /// An unknown decision kind.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown decision kind {0:?}: expected cell, constraint or candidate (comma-separated)")]
+#[error(
+    "unknown decision kind {0:?}: expected pairs, cell, constraint or candidate (comma-separated)"
+)]
 pub struct UnknownDecisionKind(pub String);
 
 impl FromStr for DecisionKinds {
     type Err = UnknownDecisionKind;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let mut k = DecisionKinds {
-            cell: false,
-            constraint: false,
-            candidate: false,
-        };
+        let mut k = DecisionKinds::NONE;
         for item in s.split([',', '+']).map(str::trim).filter(|i| !i.is_empty()) {
             match item {
                 "cell" => k.cell = true,
                 "constraint" => k.constraint = true,
                 "candidate" => k.candidate = true,
-                "pairs" | "both" => {
+                "pairs" => {
                     k.cell = true;
-                    k.constraint = true
+                    k.constraint_fallback = true;
+                }
+                "both" => {
+                    k.cell = true;
+                    k.constraint = true;
                 }
                 _ => return Err(UnknownDecisionKind(item.to_string())),
             }
+        }
+        if k.constraint {
+            k.constraint_fallback = false;
         }
         if !(k.cell || k.constraint || k.candidate) {
             return Err(UnknownDecisionKind(s.to_string()));
@@ -195,17 +225,22 @@ fn push_unique(
 }
 
 /// Lists the decisions of `grid` of the given kinds into `out` (cleared first), in canonical order.
-pub fn generate(grid: &Grid, kinds: DecisionKinds, out: &mut Vec<Decision>) {
+///
+/// Returns whether the constraint-pair fallback of [`DecisionKinds::PAIRS`] was taken (the state
+/// has no cell-pair decision).
+pub fn generate(grid: &Grid, kinds: DecisionKinds, out: &mut Vec<Decision>) -> bool {
     out.clear();
     if kinds.cell {
         cell_pair::generate(grid, out);
     }
-    if kinds.constraint {
+    let fallback = kinds.constraint_fallback && !kinds.constraint && out.is_empty();
+    if kinds.constraint || fallback {
         constraint_pair::generate(grid, out);
     }
     if kinds.candidate {
         candidate::generate(grid, out);
     }
+    fallback
 }
 
 #[cfg(test)]

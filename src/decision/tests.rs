@@ -34,7 +34,7 @@ fn inkala_cell_pair_decisions_match_the_source() {
 fn constraint_pairs_are_unique_and_split_real_cells() {
     let g = autosolved();
     let mut out = Vec::new();
-    generate(&g, DecisionKinds::PAIRS, &mut out);
+    generate(&g, DecisionKinds::BOTH, &mut out);
     assert!(out.len() > 4);
     for (i, d) in out.iter().enumerate() {
         assert!(!d.first.is_empty() && !d.rest.is_empty(), "{d}");
@@ -71,8 +71,47 @@ fn kinds_parse() {
     );
     assert_eq!(
         "cell,constraint".parse::<DecisionKinds>().unwrap(),
+        DecisionKinds::BOTH
+    );
+    assert_eq!(
+        "pairs".parse::<DecisionKinds>().unwrap(),
         DecisionKinds::PAIRS
     );
+    for k in [
+        DecisionKinds::BOTH,
+        DecisionKinds::PAIRS,
+        DecisionKinds::CELL,
+        DecisionKinds::CANDIDATE,
+    ] {
+        assert_eq!(k.to_string().parse::<DecisionKinds>().unwrap(), k);
+    }
     assert!("bogus".parse::<DecisionKinds>().is_err());
     assert!("".parse::<DecisionKinds>().is_err());
+}
+
+#[test]
+fn pairs_fall_back_to_constraint_pairs_only_without_cell_pairs() {
+    // Inkala's autosolve position has cell pairs: `pairs` is `cell` there.
+    let g = autosolved();
+    let (mut cell, mut pairs, mut constraint) = (Vec::new(), Vec::new(), Vec::new());
+    assert!(!generate(&g, DecisionKinds::CELL, &mut cell));
+    assert!(!generate(&g, DecisionKinds::PAIRS, &mut pairs));
+    assert_eq!(cell, pairs);
+    // A state with no cell-pair decision: the autosolve position of line 5 of the forum's
+    // hardest list.
+    let mut raw =
+        grid("..4..3....7..8....2.81....6..3....9..8..2....1..7....3......45....8..9....9..5..8");
+    propagate(&mut raw, &Profile::DEFAULT);
+    assert!(!generate(&raw, DecisionKinds::CELL, &mut cell));
+    assert!(cell.is_empty());
+    let kinds = DecisionKinds {
+        cell: false,
+        constraint: true,
+        constraint_fallback: false,
+        candidate: false,
+    };
+    generate(&raw, kinds, &mut constraint);
+    assert!(!constraint.is_empty());
+    assert!(generate(&raw, DecisionKinds::PAIRS, &mut pairs));
+    assert_eq!(pairs, constraint);
 }

@@ -1,125 +1,161 @@
-//! `test` and `closure` (spec §5), breadth-first with restart, and the depth-first comparison
-//! walk.
+//! `test` and `closure` (spec §5): breadth-first with restart under the synchronous or the
+//! sequential schedule, and the depth-first comparison walk.
+//!
+//! The search is written once, generic over a [`Recorder`]: with [`NoRecord`] (classification)
+//! every hook compiles to nothing, with [`Trace`] it writes the chain and the tree. Nothing the
+//! recorder keeps is read back, so recording never changes a result or an effort figure.
 
-use super::trace::{node, Trace};
-use super::{Analysis, Limit, Options, Proof, Recording, Status, Walk};
-use crate::decision::{generate, Decision, DecisionKinds};
-use crate::grid::Grid;
-use crate::propagate::{propagate, propagate_from, Outcome};
+use super::trace::{End, NoRecord, Recorder, Trace};
+use super::{Analysis, Limit, Options, Proof, Recording, Schedule, Status, Walk};
+use crate::decision::{generate, Decision, DecisionKinds, Origin};
+use crate::grid::{Cell, CellSet, Grid};
+use crate::propagate::{
+    propagate, propagate_changed, propagate_from, Contradiction, Outcome, Profile,
+};
 use crate::statement::Statement;
-use crate::tree::{EdgeKind, NodeKind, NodeOutcome, Tree};
-use petgraph::graph::NodeIndex;
+use crate::tree::{EdgeKind, Tree};
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::time::Instant;
+
+/// Nesting levels (bit `l` = level `l`, 0 at top) at which a constraint-pair decision decided
+/// something on the way to a result.
+type Via = u16;
 
 /// The result of a test or a closure.
 #[derive(Clone, Copy, Debug)]
 enum Res {
-    Solved(Grid),
-    Contradiction,
+    Solved(Grid, Via),
+    Contradiction(Via),
     Open(u8),
+}
+
+impl Res {
+    /// The same result, with the levels of `via` added.
+    fn with_via(self, via: Via) -> Res {
+        match self {
+            Res::Solved(g, v) => Res::Solved(g, v | via),
+            Res::Contradiction(v) => Res::Contradiction(v | via),
+            open => open,
+        }
+    }
+}
+
+/// How a pass ended.
+enum Pass {
+    /// Nothing found: go one level deeper.
+    Nothing,
+    /// Facts were applied (with the levels that decided them): restart at `j = 1`.
+    Facts(Via),
+    /// The closure is over.
+    Done(Res),
 }
 
 /// Why the work stopped early.
 #[derive(Clone, Copy, Debug)]
 struct Abort(Limit);
 
-struct Engine<'o> {
+/// The working buffers of one nesting level, reused from closure to closure.
+#[derive(Default)]
+struct Level {
+    /// The decisions of the current state, in canonical order.
+    decisions: Vec<Decision>,
+    /// The larger pair count of each decision's two branches at `j = 1`.
+    pairs: Vec<u8>,
+    /// The order of this pass (canonical at `j = 1`, by pair count after).
+    order: Vec<usize>,
+    /// Facts found in a synchronous pass: (canonical index, fact, deciding levels).
+    found: Vec<(usize, Statement, Via)>,
+    /// The recorded line segment of each decision of a synchronous pass.
+    segments: Vec<(usize, usize, usize)>,
+    /// The facts of a pass, in canonical order, as applied.
+    facts: Vec<Statement>,
+    /// Branches known to be open in the current state.
+    known: Box<KnownOpen>,
+    /// End positions of depth-1 branches already tested in this closure.
+    reuse: Reuse,
+}
+
+/// The engine's state for one analysis.
+struct Engine<'o, R> {
     opts: &'o Options,
+    rec: R,
     counters: super::Counters,
-    trace: Option<Trace>,
-    /// Decision lists and pair counts, one per nesting level, reused to avoid allocation.
-    decisions: Vec<Vec<Decision>>,
-    pairs: Vec<Vec<u8>>,
-    orders: Vec<Vec<usize>>,
+    /// Top-level facts, in the order applied.
+    top_facts: Vec<Statement>,
+    /// Buffers per nesting level.
+    levels: Vec<Level>,
     /// The deepest `j` used at top level.
     top_depth: u8,
-    /// Whether passes sweep on after a fact (see `passes`).
+    /// Whether passes sweep on after a fact (see [`Engine::pass`]).
     sweep: bool,
     /// The final position of the last branch test that ended open.
     last_open: Grid,
-    /// Known-open buffers, one per nesting level.
-    known: Vec<Option<Box<KnownOpen>>>,
 }
 
 /// Runs the analysis of `a.puzzle` and fills in `a`.
 pub(super) fn analyse(a: &mut Analysis) {
+    match a.options.recording {
+        Recording::Off => {
+            run(a, NoRecord);
+        }
+        recording => {
+            let tree = (recording == Recording::ChainAndTree)
+                .then(|| Tree::new(a.start.pair_count() as u8, a.options.max_tree_nodes));
+            let trace = run(a, Trace::new(&a.given.clone(), tree));
+            a.lines = trace.lines;
+            a.tree = trace.tree;
+        }
+    }
+}
+
+fn run<R: Recorder>(a: &mut Analysis, rec: R) -> R {
     let opts = a.options;
     let mut state = a.puzzle;
     let outcome = propagate(&mut state, &opts.profile);
     a.start = state;
-    let tree = match opts.recording {
-        Recording::ChainAndTree => Some(Tree::new(state.pair_count() as u8, opts.max_tree_nodes)),
-        _ => None,
-    };
-    let trace = match opts.recording {
-        Recording::Off => None,
-        _ => Some(Trace::new(&a.given, tree)),
-    };
     let mut engine = Engine {
         opts: &opts,
+        rec,
         counters: super::Counters::default(),
-        trace,
-        decisions: Vec::new(),
-        pairs: Vec::new(),
-        orders: Vec::new(),
+        top_facts: Vec::new(),
+        levels: Vec::new(),
         top_depth: 0,
-        sweep: false,
+        // Candidate decisions are monotone as a set and as tests, so every schedule reaches
+        // the same facts and depth; sweeping is the cheapest (see `pass`).
+        sweep: opts.decisions == DecisionKinds::CANDIDATE,
         last_open: Grid::empty(),
-        known: Vec::new(),
     };
-    engine.sweep = engine.trace.is_none() && opts.decisions == DecisionKinds::CANDIDATE;
-    if let Some(t) = engine.trace.as_mut() {
-        let ctx = crate::chain::Context {
-            levels: t.path.clone(),
-        };
-        t.push_line(crate::chain::Marker::Sta, ctx, None, &state, false);
-    }
+    engine.rec.start(&state, outcome == Outcome::Solved);
     let result = match outcome {
-        Outcome::Solved => {
-            if let Some(t) = engine.trace.as_mut() {
-                let ctx = crate::chain::Context {
-                    levels: t.path.clone(),
-                };
-                t.push_line(
-                    crate::chain::Marker::Prf,
-                    ctx,
-                    Some(crate::chain::LineResult::Sol),
-                    &state,
-                    true,
-                );
-            }
-            Ok(Res::Solved(state))
-        }
-        Outcome::Contradiction(_) => Ok(Res::Contradiction),
+        Outcome::Solved => Ok(Res::Solved(state, 0)),
+        Outcome::Contradiction(_) => Ok(Res::Contradiction(0)),
         Outcome::Open => match opts.walk {
-            Walk::BreadthFirst => engine.closure(&mut state, opts.max_depth, 0),
+            Walk::BreadthFirst => engine.closure(&mut state, opts.max_depth, 0, None),
             Walk::DepthFirst => engine.depth_first(&mut state, opts.max_depth, 0),
         },
     };
     a.status = match result {
-        Ok(Res::Solved(g)) => {
+        Ok(Res::Solved(g, via)) => {
             state = g;
             a.depth = Some(engine.top_depth);
+            a.constraint_levels = (0..16u8)
+                .filter(|l| via >> l & 1 != 0)
+                .map(|l| l + 1)
+                .collect();
             Status::Solved
         }
-        Ok(Res::Contradiction) => Status::NoSolution,
+        Ok(Res::Contradiction(_)) => Status::NoSolution,
         Ok(Res::Open(_)) => Status::Unsolved(Limit::Depth),
         Err(Abort(limit)) => Status::Unsolved(limit),
     };
     a.end = state;
     a.counters = engine.counters;
-    if let Some(t) = engine.trace {
-        a.facts = t
-            .path
-            .first()
-            .map(|l| l[a.given.len().min(l.len())..].to_vec())
-            .unwrap_or_default();
-        a.lines = t.lines;
-        a.tree = t.tree;
-    }
+    a.facts = engine.top_facts;
+    engine.rec
 }
 
-impl Engine<'_> {
+impl<R: Recorder> Engine<'_, R> {
     /// Counts one branch test and enforces the budget.
     #[inline]
     fn tick(&mut self) -> Result<(), Abort> {
@@ -138,341 +174,444 @@ impl Engine<'_> {
         Ok(())
     }
 
-    fn buffers(&mut self, level: usize) {
-        while self.decisions.len() <= level {
-            self.decisions.push(Vec::new());
-            self.pairs.push(Vec::new());
-            self.orders.push(Vec::new());
-            self.known.push(Some(KnownOpen::new()));
+    /// `closure(state, k)` (spec §5) at nesting `level`: passes at `j = 1..=k` over every
+    /// decision, restarting at `j = 1` after new facts. `state` is an open, propagated position;
+    /// the facts found are applied to it.
+    ///
+    /// `outer` holds the depth-1 results of the enclosing closure, whose states all contain
+    /// this one's: a valid start for this closure's depth-1 tests too.
+    fn closure(
+        &mut self,
+        state: &mut Grid,
+        k: u8,
+        level: usize,
+        outer: Option<&Reuse>,
+    ) -> Result<Res, Abort> {
+        if self.levels.len() <= level {
+            self.levels.resize_with(level + 1, Level::default);
+        }
+        let mut lv = std::mem::take(&mut self.levels[level]);
+        lv.reuse.clear();
+        let result = self.closure_in(state, k, level, &mut lv, outer);
+        self.levels[level] = lv;
+        result
+    }
+
+    fn closure_in(
+        &mut self,
+        state: &mut Grid,
+        k: u8,
+        level: usize,
+        lv: &mut Level,
+        outer: Option<&Reuse>,
+    ) -> Result<Res, Abort> {
+        let mut via = 0;
+        loop {
+            generate(state, self.opts.decisions, &mut lv.decisions);
+            let n = lv.decisions.len();
+            lv.pairs.clear();
+            lv.pairs.resize(n, 0);
+            lv.order.clear();
+            lv.order.extend(0..n);
+            let mut pass = Pass::Nothing;
+            for j in 1..=k {
+                if level == 0 {
+                    self.top_depth = self.top_depth.max(j);
+                }
+                if j == 2 {
+                    // Most promising first: the larger pair count of the two branches at
+                    // j = 1; ties in canonical order (the sort is stable).
+                    let pairs = &lv.pairs;
+                    lv.order.sort_by_key(|&i| std::cmp::Reverse(pairs[i]));
+                }
+                pass = self.pass(state, (j, k, level), lv, outer)?;
+                if !matches!(pass, Pass::Nothing) {
+                    break;
+                }
+            }
+            match pass {
+                Pass::Nothing => return Ok(Res::Open(state.pair_count() as u8)),
+                Pass::Facts(v) => via |= v,
+                Pass::Done(r) => return Ok(r.with_via(via)),
+            }
         }
     }
 
-    /// [`Engine::test`], unless `known` (when given) already shows the branch open; an open
-    /// result is noted in `known`.
+    /// One pass at depth `j` over the decisions of `state`, acting on the table of spec §5.
+    ///
+    /// Synchronous schedule: every decision is tested against the same state; the facts found
+    /// are applied together at the end, in canonical order. Sequential schedule: the first fact
+    /// is applied at once and the pass ends. Candidate decisions (trial and error) sweep: a fact
+    /// is applied at once and the pass goes on; it restarts at `j = 1` at its end. Candidate
+    /// tests and the set of candidate decisions are monotone, so the sweep reaches the same
+    /// fixpoint and depth as the other schedules with far fewer tests.
+    fn pass(
+        &mut self,
+        state: &mut Grid,
+        (j, k, level): (u8, u8, usize),
+        lv: &mut Level,
+        outer: Option<&Reuse>,
+    ) -> Result<Pass, Abort> {
+        let synchronous = self.opts.schedule == Schedule::Synchronous && !self.sweep;
+        // Skipping branches known to be open is exact where tests are monotone and no pair
+        // counts are needed for a later ordering: every pass of a sweep, and the passes of a
+        // depth-1 closure.
+        let skip = self.sweep || k == 1;
+        lv.known.reset(!self.sweep);
+        lv.found.clear();
+        lv.segments.clear();
+        let pass_mark = self.rec.mark();
+        let mut swept: Option<Via> = None;
+        for oi in 0..lv.order.len() {
+            let i = lv.order[oi];
+            let d = lv.decisions[i];
+            if swept.is_some() {
+                // The cell may have lost values since the list was made.
+                let now = state.get(d.cell);
+                if (now & d.first).is_empty() || (now & d.rest).is_empty() {
+                    continue;
+                }
+            }
+            let seg = self.rec.mark();
+            let dn = self.rec.decision(&d, j, level);
+            // Both branches are tested even when the first reaches the solution: which branch
+            // comes first can depend on the digits' names (a two-valued cell), the effort and
+            // the chain must not.
+            let r1 = self.tested(state, (&d, 0), (j, level), (dn, skip), lv, outer)?;
+            let mid = self.rec.mark();
+            let r2 = self.tested(state, (&d, 1), (j, level), (dn, skip), lv, outer)?;
+            let found = match (r1, r2) {
+                (Res::Solved(..), _) | (_, Res::Solved(..)) => {
+                    // Only the solving branch's lines stay.
+                    let (keep, r) = match r1 {
+                        Res::Solved(..) => ((seg, mid), r1),
+                        _ => ((mid, self.rec.mark()), r2),
+                    };
+                    let end = self.rec.mark();
+                    self.rec.discard(keep.1, end);
+                    self.rec.discard(seg, keep.0);
+                    self.rec.discard(pass_mark, seg);
+                    return Ok(Pass::Done(r));
+                }
+                (Res::Contradiction(a), Res::Contradiction(b)) => {
+                    self.rec.discard(pass_mark, seg);
+                    self.rec.contradiction(d.branch(1), level, state);
+                    return Ok(Pass::Done(Res::Contradiction(a | b)));
+                }
+                (Res::Contradiction(v), _) => Some((d.branch(1), v)),
+                (_, Res::Contradiction(v)) => Some((d.branch(0), v)),
+                (r1, r2) => {
+                    if j == 1 {
+                        lv.pairs[i] = open_pairs(r1).max(open_pairs(r2));
+                    }
+                    None
+                }
+            };
+            if synchronous {
+                let end = self.rec.mark();
+                if end > seg {
+                    lv.segments.push((i, seg, end));
+                }
+                if let Some((fact, v)) = found {
+                    lv.found.push((i, fact, v));
+                }
+                continue;
+            }
+            let Some((fact, v)) = found else {
+                continue;
+            };
+            match self.apply_facts(state, &[fact], level) {
+                Res::Open(_) if self.sweep => {
+                    swept = Some(swept.unwrap_or(0) | v);
+                    lv.known.reset(false);
+                }
+                Res::Open(_) => return Ok(Pass::Facts(v)),
+                r => return Ok(Pass::Done(r.with_via(v))),
+            }
+        }
+        if !lv.found.is_empty() {
+            self.rec.reorder(pass_mark, &mut lv.segments);
+            lv.found.sort_by_key(|f| f.0);
+            lv.facts.clear();
+            lv.facts.extend(lv.found.iter().map(|f| f.1));
+            let v = lv.found.iter().fold(0, |a, f| a | f.2);
+            return Ok(match self.apply_facts(state, &lv.facts, level) {
+                Res::Open(_) => Pass::Facts(v),
+                r => Pass::Done(r.with_via(v)),
+            });
+        }
+        Ok(swept.map_or(Pass::Nothing, Pass::Facts))
+    }
+
+    /// [`Engine::test`], unless `skip` is on and `lv.known` already shows the branch open; an
+    /// open result is then noted in `lv.known`.
     fn tested(
         &mut self,
         state: &Grid,
-        [b, other]: [Statement; 2],
-        (k, level): (u8, usize),
-        under: (Option<NodeIndex>, EdgeKind),
-        known: Option<&mut KnownOpen>,
+        (d, which): (&Decision, usize),
+        at: (u8, usize),
+        (dn, skip): (R::Node, bool),
+        lv: &mut Level,
+        outer: Option<&Reuse>,
     ) -> Result<Res, Abort> {
-        let Some(known) = known else {
-            return self.test(state, b, other, k, level, under);
-        };
-        if known.covers(state, b) {
+        if skip && lv.known.covers(state, d.branch(which)) {
             return Ok(Res::Open(0));
         }
-        let r = self.test(state, b, other, k, level, under)?;
-        if let Res::Open(_) = r {
-            known.note(state, &self.last_open);
+        let r = self.test(state, (d, which), at, dn, (&mut lv.reuse, outer))?;
+        if skip && matches!(r, Res::Open(_)) {
+            lv.known.note(state, &self.last_open);
         }
         Ok(r)
     }
 
-    /// `test(state, branch, k)`: apply, propagate; at `k > 1` run the closure inside.
+    /// `test(state, branch, j)` (spec §5): apply branch `which` of `d`, propagate; at `j > 1`
+    /// run the closure inside (a hypothesis). `at` is `(j, level)`.
     fn test(
         &mut self,
         state: &Grid,
-        b: Statement,
-        other: Statement,
-        k: u8,
-        level: usize,
-        under: (Option<NodeIndex>, EdgeKind),
+        (d, which): (&Decision, usize),
+        (j, level): (u8, usize),
+        dn: R::Node,
+        (reuse, outer): (&mut Reuse, Option<&Reuse>),
     ) -> Result<Res, Abort> {
         self.tick()?;
-        let mut g = *state;
-        b.apply(&mut g);
-        let outcome = propagate_from(&mut g, b.cell, &self.opts.profile);
+        let (b, other) = (d.branch(which), d.branch(1 - which));
+        let edge = [EdgeKind::First, EdgeKind::Second][which];
+        let n = self.rec.branch(dn, edge, b, j, level);
+        let bit: Via = match d.origin {
+            Origin::ConstraintPair { .. } => 1 << level.min(15),
+            _ => 0,
+        };
+        let (mut g, outcome) = if j == 1 {
+            reuse.propagate(state, (d, which), outer, &self.opts.profile)
+        } else {
+            let mut g = *state;
+            b.apply(&mut g);
+            let outcome = propagate_from(&mut g, b.cell, &self.opts.profile);
+            (g, outcome)
+        };
         let solution_proves = self.opts.proof == Proof::Solution;
-        let n = self.trace.as_mut().and_then(|t| {
-            t.node_under(under.0, node(NodeKind::Branch, Some(b), k, level), under.1)
-        });
         match outcome {
             Outcome::Contradiction(_) => {
-                if let Some(t) = self.trace.as_mut() {
-                    t.set_outcome(n, NodeOutcome::Ctr, 0);
-                    t.refuted(b, Some(other), &g);
-                }
-                return Ok(Res::Contradiction);
+                self.rec.branch_ended(n, b, other, End::Ctr, &g);
+                return Ok(Res::Contradiction(bit));
             }
             Outcome::Solved if solution_proves => {
-                if let Some(t) = self.trace.as_mut() {
-                    t.set_outcome(n, NodeOutcome::Sol, 0);
-                    t.solved_by(b, &g);
-                }
-                return Ok(Res::Solved(g));
+                self.rec.branch_ended(n, b, other, End::Sol, &g);
+                return Ok(Res::Solved(g, bit));
             }
             Outcome::Solved => {
-                if let Some(t) = self.trace.as_mut() {
-                    t.set_outcome(n, NodeOutcome::Open, 0);
-                }
+                self.rec.branch_ended(n, b, other, End::Open(0), &g);
                 self.last_open = g;
                 return Ok(Res::Open(0));
             }
             Outcome::Open => {}
         }
-        if k == 1 {
+        if j == 1 {
             let pairs = g.pair_count() as u8;
-            if let Some(t) = self.trace.as_mut() {
-                t.set_outcome(n, NodeOutcome::Open, pairs);
-            }
+            self.rec.branch_ended(n, b, other, End::Open(pairs), &g);
             self.last_open = g;
             return Ok(Res::Open(pairs));
         }
-        // A hypothesis: the closure inside the branch.
         self.counters.hypotheses += 1;
-        let mark = self.trace.as_mut().map(|t| {
-            t.parents.push(n);
-            t.open(b, &g)
-        });
+        let mark = self.rec.open(n, b, &g);
         let inner = match self.opts.walk {
-            Walk::BreadthFirst => self.closure(&mut g, k - 1, level + 1),
-            Walk::DepthFirst => self.depth_first(&mut g, k - 1, level + 1),
-        };
-        let inner = match inner {
-            Ok(r) => r,
-            Err(e) => {
-                if let Some(t) = self.trace.as_mut() {
-                    t.parents.pop();
-                }
-                return Err(e);
-            }
+            Walk::BreadthFirst => self.closure(&mut g, j - 1, level + 1, Some(reuse))?,
+            Walk::DepthFirst => self.depth_first(&mut g, j - 1, level + 1)?,
         };
         let res = match inner {
-            Res::Solved(s) if solution_proves => Res::Solved(s),
-            Res::Solved(_) => Res::Open(0),
-            other => other,
+            Res::Solved(s, v) if solution_proves => Res::Solved(s, v | bit),
+            Res::Solved(..) => Res::Open(0),
+            Res::Contradiction(v) => Res::Contradiction(v | bit),
+            open => open,
         };
-        if let Some(t) = self.trace.as_mut() {
-            t.parents.pop();
-            match res {
-                Res::Contradiction => {
-                    t.set_outcome(n, NodeOutcome::Ctr, 0);
-                    t.close_refuted(Some(other), &g);
-                }
-                Res::Solved(_) => {
-                    t.set_outcome(n, NodeOutcome::Sol, 0);
-                    t.close_solved();
-                }
-                Res::Open(_) => {
-                    t.set_outcome(n, NodeOutcome::Open, g.pair_count() as u8);
-                    t.close_open(mark.unwrap_or(0), &g);
-                }
-            }
-        }
+        let pairs = g.pair_count() as u8;
+        let end = match res {
+            Res::Contradiction(_) => End::Ctr,
+            Res::Solved(..) => End::Sol,
+            Res::Open(_) => End::Open(pairs),
+        };
+        self.rec.close(n, mark, other, end, &g);
         Ok(match res {
             Res::Open(_) => {
                 // The position after the facts found inside the hypothesis.
                 self.last_open = g;
-                Res::Open(g.pair_count() as u8)
+                Res::Open(pairs)
             }
             r => r,
         })
     }
 
-    /// Applies fact `f` to `state` and propagates; records it.
-    fn fact(&mut self, state: &mut Grid, f: Statement, level: usize) -> Res {
-        self.counters.facts += 1;
-        if level == 0 {
-            self.counters.top_facts += 1;
-        }
-        f.apply(state);
-        let outcome = propagate_from(state, f.cell, &self.opts.profile);
-        let solved = outcome == Outcome::Solved;
-        if let Some(t) = self.trace.as_mut() {
-            let n = t.node(node(NodeKind::Fact, Some(f), 0, level), EdgeKind::Inside);
-            let o = match outcome {
-                Outcome::Solved => NodeOutcome::Sol,
-                Outcome::Contradiction(_) => NodeOutcome::Ctr,
-                Outcome::Open => NodeOutcome::Open,
-            };
-            t.set_outcome(n, o, state.pair_count() as u8);
-            t.fact(f, state, solved);
-        }
-        match outcome {
-            Outcome::Solved => Res::Solved(*state),
-            Outcome::Contradiction(_) => Res::Contradiction,
-            Outcome::Open => Res::Open(state.pair_count() as u8),
-        }
-    }
-
-    fn decision_node(&mut self, d: &Decision, j: u8, level: usize) -> Option<NodeIndex> {
-        let t = self.trace.as_mut()?;
-        let mut n = node(NodeKind::Decision, Some(d.branch(0)), j, level);
-        n.decision = Some(*d);
-        t.node(n, EdgeKind::Inside)
-    }
-
-    /// `closure(state, k)` (spec §5): passes at `j = 1..=k` over every decision, restarting at
-    /// `j = 1` after every new fact. `state` is an open, propagated position; facts found are
-    /// applied to it.
-    fn closure(&mut self, state: &mut Grid, k: u8, level: usize) -> Result<Res, Abort> {
-        self.buffers(level);
-        'restart: loop {
-            let mut decisions = std::mem::take(&mut self.decisions[level]);
-            let mut pairs = std::mem::take(&mut self.pairs[level]);
-            let mut order = std::mem::take(&mut self.orders[level]);
-            generate(state, self.opts.decisions, &mut decisions);
-            pairs.clear();
-            pairs.resize(decisions.len(), 0);
-            order.clear();
-            order.extend(0..decisions.len());
-            let result = self.passes(state, k, level, &decisions, &mut pairs, &mut order);
-            self.decisions[level] = decisions;
-            self.pairs[level] = pairs;
-            self.orders[level] = order;
-            match result? {
-                Pass::Restart => continue 'restart,
-                Pass::Done(r) => return Ok(r),
-            }
-        }
-    }
-
-    /// The passes of `closure` over one state, with this level's known-open buffer.
-    fn passes(
-        &mut self,
-        state: &mut Grid,
-        k: u8,
-        level: usize,
-        decisions: &[Decision],
-        pairs: &mut [u8],
-        order: &mut [usize],
-    ) -> Result<Pass, Abort> {
-        let mut known = self.known[level].take().unwrap_or_else(KnownOpen::new);
-        let result = self.passes_with(state, k, level, decisions, pairs, order, &mut known);
-        self.known[level] = Some(known);
-        result
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn passes_with(
-        &mut self,
-        state: &mut Grid,
-        k: u8,
-        level: usize,
-        decisions: &[Decision],
-        pairs: &mut [u8],
-        order: &mut [usize],
-        known: &mut KnownOpen,
-    ) -> Result<Pass, Abort> {
-        // With single-candidate decisions only and nothing recorded (trial-and-error
-        // classification), a pass goes on after a fact and restarts at j = 1 only at its end.
-        // Tests are monotone (a branch that is CTR or SOL stays so in any state with fewer
-        // candidates) and so is the set of candidate decisions, so the closure reaches the same
-        // fixpoint, result and depth with far fewer repeated tests. Pair decisions are not
-        // monotone (a source pair that gets solved takes its decisions with it), so there the
-        // restart after every fact of spec §5 is followed literally.
-        let sweep = self.sweep;
-        for j in 1..=k {
-            let mut found = false;
-            known.reset(!sweep);
-            // Skipping known-open branches is exact where tests are monotone and no pair counts
-            // are needed for a later ordering: every pass of a sweep, and the depth-1 pass of a
-            // depth-1 closure (the inside of a depth-2 hypothesis), when nothing is recorded.
-            let skip = self.trace.is_none() && (sweep || k == 1);
+    /// Applies `facts` (found at `level`) to `state` together and propagates.
+    fn apply_facts(&mut self, state: &mut Grid, facts: &[Statement], level: usize) -> Res {
+        let mut changed = CellSet::EMPTY;
+        let mut empty = false;
+        for f in facts {
+            self.counters.facts += 1;
             if level == 0 {
-                self.top_depth = self.top_depth.max(j);
+                self.counters.top_facts += 1;
+                self.top_facts.push(*f);
             }
-            if j == 2 {
-                // Most promising first: the larger pair count of the two branches at j = 1.
-                order.sort_by_key(|&i| std::cmp::Reverse(pairs[i]));
-            }
-            for &i in order.iter() {
-                let d = decisions[i];
-                if found {
-                    // The cell may have lost values since the list was made.
-                    let now = state.get(d.cell);
-                    if (now & d.first).is_empty() || (now & d.rest).is_empty() {
-                        continue;
-                    }
-                }
-                let dn = self.decision_node(&d, j, level);
-                let [b1, b2] = d.branches();
-                let at = (j, level);
-                let first = (dn, EdgeKind::First);
-                let r1 = self.tested(state, [b1, b2], at, first, skip.then_some(&mut *known))?;
-                if let Res::Solved(g) = r1 {
-                    return Ok(Pass::Done(Res::Solved(g)));
-                }
-                let second = (dn, EdgeKind::Second);
-                let r2 = self.tested(state, [b2, b1], at, second, skip.then_some(&mut *known))?;
-                let fact = match (r1, r2) {
-                    (_, Res::Solved(g)) => return Ok(Pass::Done(Res::Solved(g))),
-                    (Res::Contradiction, Res::Contradiction) => {
-                        if let Some(t) = self.trace.as_mut() {
-                            if let Some(l) = t.path.last_mut() {
-                                l.push(b2);
-                            }
-                            if level == 0 {
-                                t.close_top_contradiction(state);
-                            }
-                        }
-                        return Ok(Pass::Done(Res::Contradiction));
-                    }
-                    (Res::Contradiction, _) => b2,
-                    (_, Res::Contradiction) => b1,
-                    (r1, r2) => {
-                        if j == 1 {
-                            pairs[i] = open_pairs(r1).max(open_pairs(r2));
-                        }
-                        continue;
-                    }
-                };
-                match self.fact(state, fact, level) {
-                    Res::Open(_) if sweep => {
-                        found = true;
-                        known.reset(false);
-                    }
-                    Res::Open(_) => return Ok(Pass::Restart),
-                    r => return Ok(Pass::Done(r)),
-                }
-            }
-            if found {
-                return Ok(Pass::Restart);
+            let before = state.get(f.cell);
+            f.apply(state);
+            let now = state.get(f.cell);
+            empty |= now.is_empty();
+            if now != before {
+                changed.insert(f.cell);
             }
         }
-        Ok(Pass::Done(Res::Open(state.pair_count() as u8)))
+        let outcome = if empty {
+            None
+        } else {
+            Some(propagate_changed(state, changed, &self.opts.profile))
+        };
+        let (res, end) = match outcome {
+            Some(Outcome::Solved) => (Res::Solved(*state, 0), End::Sol),
+            Some(Outcome::Open) => {
+                let pairs = state.pair_count() as u8;
+                (Res::Open(pairs), End::Open(pairs))
+            }
+            _ => (Res::Contradiction(0), End::Ctr),
+        };
+        self.rec.facts(facts, level, end, state);
+        res
     }
 
     /// The depth-first comparison walk: each branch is followed down to `k` before the next one.
     fn depth_first(&mut self, state: &mut Grid, k: u8, level: usize) -> Result<Res, Abort> {
-        self.buffers(level);
+        if self.levels.len() <= level {
+            self.levels.resize_with(level + 1, Level::default);
+        }
+        let mut lv = std::mem::take(&mut self.levels[level]);
+        lv.reuse.clear();
+        let result = self.depth_first_in(state, k, level, &mut lv);
+        self.levels[level] = lv;
+        result
+    }
+
+    fn depth_first_in(
+        &mut self,
+        state: &mut Grid,
+        k: u8,
+        level: usize,
+        lv: &mut Level,
+    ) -> Result<Res, Abort> {
+        let mut via = 0;
         'restart: loop {
-            let mut decisions = std::mem::take(&mut self.decisions[level]);
-            generate(state, self.opts.decisions, &mut decisions);
-            let mut found = None;
-            'search: for &d in decisions.iter() {
-                if level == 0 {
-                    self.top_depth = self.top_depth.max(k);
-                }
-                let dn = self.decision_node(&d, k, level);
-                for (which, edge) in [(0, EdgeKind::First), (1, EdgeKind::Second)] {
-                    let (b, other) = (d.branch(which), d.branch(1 - which));
-                    match self.test(state, b, other, k, level, (dn, edge)) {
-                        Err(e) => {
-                            self.decisions[level] = decisions;
-                            return Err(e);
+            generate(state, self.opts.decisions, &mut lv.decisions);
+            if level == 0 {
+                self.top_depth = self.top_depth.max(k);
+            }
+            for i in 0..lv.decisions.len() {
+                let d = lv.decisions[i];
+                let dn = self.rec.decision(&d, k, level);
+                for which in 0..2 {
+                    match self.test(state, (&d, which), (k, level), dn, (&mut lv.reuse, None))? {
+                        Res::Open(_) => {}
+                        Res::Contradiction(v) => {
+                            let fact = d.branch(1 - which);
+                            match self.apply_facts(state, &[fact], level) {
+                                Res::Open(_) => {
+                                    via |= v;
+                                    continue 'restart;
+                                }
+                                r => return Ok(r.with_via(v | via)),
+                            }
                         }
-                        Ok(Res::Solved(g)) => {
-                            found = Some(Res::Solved(g));
-                            break 'search;
-                        }
-                        Ok(Res::Contradiction) => {
-                            found = Some(self.fact(state, other, level));
-                            break 'search;
-                        }
-                        Ok(Res::Open(_)) => {}
+                        solved => return Ok(solved.with_via(via)),
                     }
                 }
             }
-            self.decisions[level] = decisions;
-            match found {
-                Some(Res::Open(_)) => continue 'restart,
-                Some(r) => return Ok(r),
-                None => return Ok(Res::Open(state.pair_count() as u8)),
-            }
+            return Ok(Res::Open(state.pair_count() as u8));
         }
+    }
+}
+
+/// End positions of the depth-1 branches tested so far in one closure, for re-tests after new
+/// facts. Tests are monotone and propagation is a closure operator: if branch `b` ended open in
+/// `R` from state `S`, then from any smaller state `S'` it ends where propagating `R ∩ S'` ends;
+/// when `R` lies inside `S'` that is `R` itself, with no work at all.
+#[derive(Default)]
+struct Reuse {
+    ends: HashMap<u32, Grid, BuildHasherDefault<KeyHasher>>,
+}
+
+impl Reuse {
+    fn clear(&mut self) {
+        self.ends.clear();
+    }
+
+    /// Applies branch `which` of `d` to `state` and propagates, starting from the end of an
+    /// earlier test of the same branch in this closure or, failing that, in the enclosing one.
+    fn propagate(
+        &mut self,
+        state: &Grid,
+        (d, which): (&Decision, usize),
+        outer: Option<&Reuse>,
+        profile: &Profile,
+    ) -> (Grid, Outcome) {
+        // Branch 2 is "not `first`": the same restriction in every smaller state.
+        let key = d.cell.index() as u32 | u32::from(d.first.bits()) << 7 | (which as u32) << 16;
+        let earlier = self
+            .ends
+            .get(&key)
+            .or_else(|| outer.and_then(|o| o.ends.get(&key)));
+        let (g, outcome) = match earlier {
+            Some(end) => {
+                let mut g = *end;
+                let mut changed = CellSet::EMPTY;
+                for (cell, (&r, &s)) in Cell::all().zip(end.cells().iter().zip(state.cells())) {
+                    let m = r & s;
+                    if m != r {
+                        g.set(cell, m);
+                        changed.insert(cell);
+                    }
+                }
+                if changed.is_empty() {
+                    let outcome = if g.is_complete() {
+                        Outcome::Solved
+                    } else {
+                        Outcome::Open
+                    };
+                    return (g, outcome);
+                }
+                let outcome = match changed.iter().find(|&c| g.get(c).is_empty()) {
+                    Some(cell) => Outcome::Contradiction(Contradiction::NoValue { cell }),
+                    None => propagate_changed(&mut g, changed, profile),
+                };
+                (g, outcome)
+            }
+            None => {
+                let mut g = *state;
+                d.branch(which).apply(&mut g);
+                let outcome = propagate_from(&mut g, d.cell, profile);
+                (g, outcome)
+            }
+        };
+        if outcome.is_contradiction() {
+            self.ends.remove(&key);
+        } else {
+            self.ends.insert(key, g);
+        }
+        (g, outcome)
+    }
+}
+
+/// A hasher for the small integer keys of [`Reuse`].
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8 | u64::from(b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+    fn write_u32(&mut self, n: u32) {
+        self.0 = u64::from(n).wrapping_mul(0x9E37_79B9_7F4A_7C15);
     }
 }
 
@@ -494,18 +633,20 @@ struct KnownOpen {
     len: [u8; 81],
 }
 
-impl KnownOpen {
-    fn new() -> Box<KnownOpen> {
-        Box::new(KnownOpen {
+impl Default for KnownOpen {
+    fn default() -> Self {
+        KnownOpen {
             general: false,
             any: false,
             single: [0; 81],
             removed: [0; 81],
             masks: [[0; 4]; 81],
             len: [0; 81],
-        })
+        }
     }
+}
 
+impl KnownOpen {
     /// Forgets everything (a new pass, or a new state).
     fn reset(&mut self, general: bool) {
         if self.any {
@@ -580,32 +721,11 @@ impl KnownOpen {
     }
 }
 
-enum Pass {
-    Restart,
-    Done(Res),
-}
-
 /// The pair count of an open result (0 otherwise).
 #[inline]
 fn open_pairs(r: Res) -> u8 {
     match r {
         Res::Open(p) => p,
         _ => 0,
-    }
-}
-
-impl Trace {
-    /// At top level both branches of a decision fail: the position itself is contradictory.
-    fn close_top_contradiction(&mut self, at: &Grid) {
-        let ctx = crate::chain::Context {
-            levels: self.path.clone(),
-        };
-        self.push_line(
-            crate::chain::Marker::Dis,
-            ctx,
-            Some(crate::chain::LineResult::Ctr(None)),
-            at,
-            true,
-        );
     }
 }

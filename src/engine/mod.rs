@@ -46,6 +46,36 @@ pub enum Walk {
     DepthFirst,
 }
 
+/// When the facts found in a pass are applied (spec §5).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Schedule {
+    /// A pass tests every decision against the same state, then applies all the facts it
+    /// found and restarts: the result is a property of the puzzle, the same in every
+    /// orientation and labelling of the grid.
+    #[default]
+    Synchronous,
+    /// The first fact found is applied at once and the pass restarts (the source's own tool);
+    /// the depth can depend on the grid's orientation.
+    Sequential,
+}
+
+impl Schedule {
+    /// The schedule's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Schedule::Synchronous => "synchronous",
+            Schedule::Sequential => "sequential",
+        }
+    }
+}
+
+impl fmt::Display for Schedule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// What the engine records while it works.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Recording {
@@ -80,6 +110,8 @@ pub struct Options {
     pub proof: Proof,
     /// Breadth-first or depth-first.
     pub walk: Walk,
+    /// When the facts of a pass are applied.
+    pub schedule: Schedule,
     /// Work limits.
     pub budget: Budget,
     /// What is recorded.
@@ -88,14 +120,18 @@ pub struct Options {
     pub max_tree_nodes: usize,
 }
 
+/// The default depth limit of an analysis (spec §5).
+pub const DEFAULT_MAX_DEPTH: u8 = 3;
+
 impl Default for Options {
     fn default() -> Self {
         Options {
-            max_depth: 3,
-            decisions: DecisionKinds::PAIRS,
+            max_depth: DEFAULT_MAX_DEPTH,
+            decisions: DecisionKinds::BOTH,
             profile: Profile::DEFAULT,
             proof: Proof::Solution,
             walk: Walk::BreadthFirst,
+            schedule: Schedule::Synchronous,
             budget: Budget::default(),
             recording: Recording::Chain,
             max_tree_nodes: 200_000,
@@ -126,6 +162,17 @@ pub enum Limit {
     Budget,
     /// The deadline passed.
     Timeout,
+}
+
+impl Limit {
+    /// The limit's short name: `depth`, `budget` or `timeout`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Limit::Depth => "depth",
+            Limit::Budget => "budget",
+            Limit::Timeout => "timeout",
+        }
+    }
 }
 
 impl fmt::Display for Limit {
@@ -193,6 +240,12 @@ pub struct Analysis {
     pub given: Vec<Statement>,
     /// Top-level facts found, in order.
     pub facts: Vec<Statement>,
+    /// When solved: the nesting levels (1 = the top-level decisions, 2 = inside their
+    /// hypotheses, …) at which a constraint-pair decision decided something the proof used.
+    /// With `--decisions pairs` these are the levels where the fallback was needed: the source's
+    /// "1 level of constraint pair reduction and 2 levels of cell pair reduction" is `[1]` at
+    /// depth 3.
+    pub constraint_levels: Vec<u8>,
     /// Every recorded line (the steps rendering), with summary flags.
     pub lines: Vec<TracedLine>,
     /// The decision tree, when recorded.
@@ -252,6 +305,7 @@ impl Analysis {
             depth: None,
             given: given.to_vec(),
             facts: Vec::new(),
+            constraint_levels: Vec::new(),
             lines: Vec::new(),
             tree: None,
             counters: Counters::default(),

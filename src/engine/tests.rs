@@ -76,10 +76,12 @@ fn budget_ends_the_analysis_with_uns() {
 fn inkala_calibration_with_cell_pairs() {
     // Spec §9: with cell-pair decisions an independent implementation solves Inkala's puzzle at
     // depth 2 after about 230 branch tests; the source's chain opens `# I8: 3,9` and proves
-    // `I8: 2,7 + G7: 3,9 # A8: 3,4,6 ... => SOL`.
+    // `I8: 2,7 + G7: 3,9 # A8: 3,4,6 ... => SOL`. The source's tool applies each fact at once:
+    // the sequential schedule.
     let opts = Options {
         decisions: crate::decision::DecisionKinds::CELL,
         recording: Recording::ChainAndTree,
+        schedule: super::Schedule::Sequential,
         ..Options::default()
     };
     let a = Analysis::run(&grid(INKALA), &opts);
@@ -105,4 +107,14 @@ fn inkala_calibration_with_cell_pairs() {
     );
     let tree = a.tree.as_ref().unwrap();
     assert_eq!(tree.branch_count() as u64, a.counters.tests);
+    // The synchronous schedule reaches the same depth with a comparable effort.
+    let sync = Analysis::run(
+        &grid(INKALA),
+        &Options {
+            schedule: super::Schedule::Synchronous,
+            ..opts
+        },
+    );
+    assert_eq!(sync.depth, Some(2));
+    assert!((180..=300).contains(&sync.counters.tests));
 }

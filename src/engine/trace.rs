@@ -2,6 +2,7 @@
 //! the decision tree.
 
 use crate::chain::{ChainLine, Context, LineResult, Marker};
+use crate::decision::Decision;
 use crate::grid::Grid;
 use crate::statement::Statement;
 use crate::tree::{EdgeKind, NodeKind, NodeOutcome, Tree, TreeNode};
@@ -20,13 +21,87 @@ pub struct TracedLine {
     pub grid: Grid,
 }
 
+/// What the engine tells whoever records its work. The search in `closure.rs` calls these hooks
+/// and never looks at what they keep, so recording cannot change a result: classification runs
+/// the same search with [`NoRecord`].
+pub(super) trait Recorder {
+    /// A handle on a recorded tree node (nothing when no tree is kept).
+    type Node: Copy;
+
+    /// The propagated start position; `solved` when propagation alone solves it.
+    fn start(&mut self, at: &Grid, solved: bool);
+    /// A decision about to be tested at depth `j`, nesting `level`.
+    fn decision(&mut self, d: &Decision, j: u8, level: usize) -> Self::Node;
+    /// A branch about to be tested under decision node `under`.
+    fn branch(
+        &mut self,
+        under: Self::Node,
+        edge: EdgeKind,
+        b: Statement,
+        j: u8,
+        level: usize,
+    ) -> Self::Node;
+    /// Branch `b` (opposite: `other`) ended by propagation alone, in position `at`.
+    fn branch_ended(&mut self, n: Self::Node, b: Statement, other: Statement, end: End, at: &Grid);
+    /// Branch `b` opens a hypothesis in position `at`; returns a mark for closing it.
+    fn open(&mut self, n: Self::Node, b: Statement, at: &Grid) -> usize;
+    /// The hypothesis opened at `mark` ended (`other` is the opposite branch), in position `at`.
+    fn close(&mut self, n: Self::Node, mark: usize, other: Statement, end: End, at: &Grid);
+    /// Facts applied at `level` (in canonical order), then propagation ended in `at`.
+    fn facts(&mut self, facts: &[Statement], level: usize, end: End, at: &Grid);
+    /// Both branches of a decision at `level` failed: the position itself is contradictory;
+    /// `last` is the branch tested last (it joins the context, which closes with `DIS`).
+    fn contradiction(&mut self, last: Statement, level: usize, at: &Grid);
+    /// Drops the lines recorded in `from..to` (found in a pass that ended before applying them).
+    fn discard(&mut self, from: usize, to: usize);
+    /// How many lines are recorded so far (a mark for [`Recorder::reorder`]).
+    fn mark(&self) -> usize;
+    /// Puts the line segments recorded since `from` (`(key, start, end)`, contiguous, in the
+    /// order they were recorded) in order of `key`.
+    fn reorder(&mut self, from: usize, segments: &mut [(usize, usize, usize)]);
+}
+
+/// How a test, a hypothesis or a propagation ended, for the recorder.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum End {
+    /// A contradiction.
+    Ctr,
+    /// The solution (or, when only contradictions prove, a full grid taken as open).
+    Sol,
+    /// Neither, with the pair count of the position.
+    Open(u8),
+}
+
+/// Records nothing (classification).
+pub(super) struct NoRecord;
+
+impl Recorder for NoRecord {
+    type Node = ();
+    fn start(&mut self, _: &Grid, _: bool) {}
+    fn decision(&mut self, _: &Decision, _: u8, _: usize) {}
+    fn branch(&mut self, _: (), _: EdgeKind, _: Statement, _: u8, _: usize) {}
+    fn branch_ended(&mut self, _: (), _: Statement, _: Statement, _: End, _: &Grid) {}
+    fn open(&mut self, _: (), _: Statement, _: &Grid) -> usize {
+        0
+    }
+    fn close(&mut self, _: (), _: usize, _: Statement, _: End, _: &Grid) {}
+    fn facts(&mut self, _: &[Statement], _: usize, _: End, _: &Grid) {}
+    fn contradiction(&mut self, _: Statement, _: usize, _: &Grid) {}
+    fn discard(&mut self, _: usize, _: usize) {}
+    fn mark(&self) -> usize {
+        0
+    }
+    fn reorder(&mut self, _: usize, _: &mut [(usize, usize, usize)]) {}
+}
+
+/// Records the chain lines, the context by level and, when asked, the decision tree.
 pub(super) struct Trace {
     /// The context by level: facts at top level, then each open hypothesis and its facts.
     pub path: Vec<Vec<Statement>>,
     pub lines: Vec<TracedLine>,
     pub tree: Option<Tree>,
     /// The node under which decisions and facts are recorded, per level (None past the limit).
-    pub parents: Vec<Option<NodeIndex>>,
+    parents: Vec<Option<NodeIndex>>,
 }
 
 impl Trace {
@@ -52,7 +127,7 @@ impl Trace {
         Context { levels }
     }
 
-    pub fn push_line(
+    fn push_line(
         &mut self,
         marker: Marker,
         context: Context,
@@ -72,20 +147,81 @@ impl Trace {
         });
     }
 
-    /// `DIS path # b => CTR => other`, for a branch refuted by propagation alone.
-    pub fn refuted(&mut self, b: Statement, other: Option<Statement>, at: &Grid) {
-        let ctx = self.context_with(b);
-        self.push_line(Marker::Dis, ctx, Some(LineResult::Ctr(other)), at, true);
+    /// Adds a node under the current parent.
+    fn node(&mut self, node: TreeNode, edge: EdgeKind) -> Option<NodeIndex> {
+        let parent = (*self.parents.last()?)?;
+        self.tree.as_mut()?.add(parent, node, edge)
     }
 
-    /// `PRF path # b => SOL`, for a branch solved by propagation alone.
-    pub fn solved_by(&mut self, b: Statement, at: &Grid) {
-        let ctx = self.context_with(b);
-        self.push_line(Marker::Prf, ctx, Some(LineResult::Sol), at, true);
+    /// Sets the outcome and pair count of a recorded node.
+    fn set_outcome(&mut self, n: Option<NodeIndex>, end: End) {
+        let (outcome, pairs) = match end {
+            End::Ctr => (NodeOutcome::Ctr, 0),
+            End::Sol => (NodeOutcome::Sol, 0),
+            End::Open(p) => (NodeOutcome::Open, p),
+        };
+        if let (Some(t), Some(n)) = (self.tree.as_mut(), n) {
+            if let Some(w) = t.graph.node_weight_mut(n) {
+                w.outcome = Some(outcome);
+                w.pairs = pairs;
+            }
+        }
+    }
+}
+
+impl Recorder for Trace {
+    type Node = Option<NodeIndex>;
+
+    fn start(&mut self, at: &Grid, solved: bool) {
+        let ctx = self.context();
+        self.push_line(Marker::Sta, ctx, None, at, false);
+        if solved {
+            let ctx = self.context();
+            self.push_line(Marker::Prf, ctx, Some(LineResult::Sol), at, true);
+        }
     }
 
-    /// Opens hypothesis `b`: a new level, a HYP line (steps only). Returns the line mark.
-    pub fn open(&mut self, b: Statement, at: &Grid) -> usize {
+    fn decision(&mut self, d: &Decision, j: u8, level: usize) -> Option<NodeIndex> {
+        self.tree.as_ref()?;
+        let mut n = node(NodeKind::Decision, Some(d.branch(0)), j, level);
+        n.decision = Some(*d);
+        self.node(n, EdgeKind::Inside)
+    }
+
+    fn branch(
+        &mut self,
+        under: Option<NodeIndex>,
+        edge: EdgeKind,
+        b: Statement,
+        j: u8,
+        level: usize,
+    ) -> Option<NodeIndex> {
+        let n = node(NodeKind::Branch, Some(b), j, level);
+        self.tree.as_mut()?.add(under?, n, edge)
+    }
+
+    /// `DIS path # b => CTR => other` or `PRF path # b => SOL`.
+    fn branch_ended(
+        &mut self,
+        n: Option<NodeIndex>,
+        b: Statement,
+        other: Statement,
+        end: End,
+        at: &Grid,
+    ) {
+        self.set_outcome(n, end);
+        let result = match end {
+            End::Ctr => (Marker::Dis, LineResult::Ctr(Some(other))),
+            End::Sol => (Marker::Prf, LineResult::Sol),
+            End::Open(_) => return,
+        };
+        let ctx = self.context_with(b);
+        self.push_line(result.0, ctx, Some(result.1), at, true);
+    }
+
+    /// A new level and a HYP line (steps only).
+    fn open(&mut self, n: Option<NodeIndex>, b: Statement, at: &Grid) -> usize {
+        self.parents.push(n);
         let mark = self.lines.len();
         self.path.push(vec![b]);
         let ctx = self.context();
@@ -93,66 +229,83 @@ impl Trace {
         mark
     }
 
-    /// Closes the innermost hypothesis, refuted: `DIS path => CTR => other`.
-    pub fn close_refuted(&mut self, other: Option<Statement>, at: &Grid) {
-        let ctx = self.context();
-        self.push_line(Marker::Dis, ctx, Some(LineResult::Ctr(other)), at, true);
-        self.path.pop();
-    }
-
-    /// Closes the innermost hypothesis as inconclusive: its inner lines are dropped, and when it
-    /// found facts an INC line (steps only) says what it found.
-    pub fn close_open(&mut self, mark: usize, at: &Grid) {
-        self.lines.truncate(mark);
-        if self.path.last().is_some_and(|l| l.len() > 1) {
-            let ctx = self.context();
-            self.push_line(Marker::Inc, ctx, None, at, false);
-        }
-        self.path.pop();
-    }
-
-    /// Closes the innermost hypothesis, solved (its PRF line was written inside).
-    pub fn close_solved(&mut self) {
-        self.path.pop();
-    }
-
-    /// Records fact `f` at the innermost level: the STA line (steps only), and a PRF line when the
-    /// fact solves the puzzle.
-    pub fn fact(&mut self, f: Statement, state: &Grid, solved: bool) {
-        if let Some(level) = self.path.last_mut() {
-            level.push(f);
-        }
-        if solved {
-            let ctx = self.context();
-            self.push_line(Marker::Prf, ctx, Some(LineResult::Sol), state, true);
-        }
-        let ctx = self.context();
-        self.push_line(Marker::Sta, ctx, None, state, false);
-    }
-
-    /// Adds a node under the current parent.
-    pub fn node(&mut self, node: TreeNode, edge: EdgeKind) -> Option<NodeIndex> {
-        let parent = (*self.parents.last()?)?;
-        self.tree.as_mut()?.add(parent, node, edge)
-    }
-
-    /// Adds a node under `parent`.
-    pub fn node_under(
-        &mut self,
-        parent: Option<NodeIndex>,
-        node: TreeNode,
-        edge: EdgeKind,
-    ) -> Option<NodeIndex> {
-        self.tree.as_mut()?.add(parent?, node, edge)
-    }
-
-    /// Sets the outcome and pair count of a recorded node.
-    pub fn set_outcome(&mut self, n: Option<NodeIndex>, outcome: NodeOutcome, pairs: u8) {
-        if let (Some(t), Some(n)) = (self.tree.as_mut(), n) {
-            if let Some(w) = t.graph.node_weight_mut(n) {
-                w.outcome = Some(outcome);
-                w.pairs = pairs;
+    /// Refuted: `DIS path => CTR => other`. Solved: its PRF line was written inside. Open: its
+    /// inner lines are dropped, and when it found facts an INC line (steps only) says which.
+    fn close(&mut self, n: Option<NodeIndex>, mark: usize, other: Statement, end: End, at: &Grid) {
+        self.parents.pop();
+        self.set_outcome(n, end);
+        match end {
+            End::Ctr => {
+                let ctx = self.context();
+                self.push_line(
+                    Marker::Dis,
+                    ctx,
+                    Some(LineResult::Ctr(Some(other))),
+                    at,
+                    true,
+                );
             }
+            End::Sol => {}
+            End::Open(_) => {
+                self.lines.truncate(mark);
+                if self.path.last().is_some_and(|l| l.len() > 1) {
+                    let ctx = self.context();
+                    self.push_line(Marker::Inc, ctx, None, at, false);
+                }
+            }
+        }
+        self.path.pop();
+    }
+
+    /// The facts join the innermost level; a PRF line when they solve the puzzle, and the STA
+    /// line (steps only).
+    fn facts(&mut self, facts: &[Statement], level: usize, end: End, at: &Grid) {
+        for &f in facts {
+            if let Some(l) = self.path.last_mut() {
+                l.push(f);
+            }
+            if self.tree.is_some() {
+                let n = self.node(node(NodeKind::Fact, Some(f), 0, level), EdgeKind::Inside);
+                self.set_outcome(n, end);
+            }
+        }
+        if end == End::Sol {
+            let ctx = self.context();
+            self.push_line(Marker::Prf, ctx, Some(LineResult::Sol), at, true);
+        }
+        let ctx = self.context();
+        self.push_line(Marker::Sta, ctx, None, at, false);
+    }
+
+    fn contradiction(&mut self, last: Statement, level: usize, at: &Grid) {
+        if let Some(l) = self.path.last_mut() {
+            l.push(last);
+        }
+        if level == 0 {
+            let ctx = self.context();
+            self.push_line(Marker::Dis, ctx, Some(LineResult::Ctr(None)), at, true);
+        }
+    }
+
+    fn discard(&mut self, from: usize, to: usize) {
+        if from < to && to <= self.lines.len() {
+            self.lines.drain(from..to);
+        }
+    }
+
+    fn mark(&self) -> usize {
+        self.lines.len()
+    }
+
+    fn reorder(&mut self, from: usize, segments: &mut [(usize, usize, usize)]) {
+        if segments.windows(2).all(|w| w[0].0 <= w[1].0) {
+            return;
+        }
+        let tail = self.lines.split_off(from);
+        segments.sort_by_key(|s| s.0);
+        for &(_, start, end) in segments.iter() {
+            self.lines
+                .extend_from_slice(&tail[start - from..end - from]);
         }
     }
 }

@@ -16,7 +16,7 @@ mod subsets;
 
 pub use profile::{Profile, Rule, UnknownRule};
 
-use crate::grid::{Cell, Digit, Grid, Unit};
+use crate::grid::{Cell, CellSet, Digit, Grid, Unit};
 use serde::Serialize;
 use std::fmt;
 
@@ -186,6 +186,17 @@ pub fn propagate_from(grid: &mut Grid, changed: Cell, profile: &Profile) -> Outc
     outcome
 }
 
+/// As [`propagate_from`], for a grid that was a fixpoint of `profile` before the cells of
+/// `changed` were restricted: a re-test that starts from an earlier branch's end position
+/// intersected with a smaller state, or several facts applied at once.
+pub fn propagate_changed(grid: &mut Grid, changed: CellSet, profile: &Profile) -> Outcome {
+    let mut state = State::new(grid);
+    state.assume_fixpoint_except_all(changed);
+    let outcome = state.run(profile, &mut Stats::default());
+    state.store(grid);
+    outcome
+}
+
 /// The unit bits (block, row, column) of each cell, as a 27-bit mask.
 const CELL_UNITS: [u32; 81] = {
     let mut out = [0u32; 81];
@@ -247,6 +258,24 @@ impl State {
         } else {
             0
         };
+    }
+
+    /// Assumes the grid was a fixpoint before the cells of `changed` were restricted.
+    fn assume_fixpoint_except_all(&mut self, changed: CellSet) {
+        let mut units = 0;
+        let mut singles = 0u128;
+        for cell in changed.iter() {
+            let i = cell.index();
+            units |= CELL_UNITS[i];
+            let m = self.cells[i];
+            if m != 0 && m & (m - 1) == 0 {
+                singles |= 1u128 << i;
+            }
+        }
+        self.dirty_check = units;
+        self.dirty_locked = units;
+        self.dirty_subsets = units;
+        self.new_singles = singles;
     }
 
     /// Replaces the candidates of cell `i` by `new` (a subset of the old ones), noting what

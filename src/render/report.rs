@@ -43,7 +43,7 @@ impl ReportInput {
                     recording: Recording::Off,
                     ..*options
                 },
-                cell_depth: true,
+                level_from_pairs: true,
             },
         ));
         let mut variants = Vec::new();
@@ -109,7 +109,7 @@ struct ReportPage<'a> {
     solution_line: String,
     status: String,
     depth: String,
-    depth_cell: String,
+    depth_pairs: String,
     level: String,
     tests: u64,
     hypotheses: u64,
@@ -176,7 +176,7 @@ pub fn report(input: &ReportInput, max_steps: usize) -> Result<Report, RenderErr
         crate::solver::Solutions::Unique(s) => Some(s),
         _ => None,
     };
-    let c = input.classification;
+    let c = input.classification.as_ref();
     let opt = |v: Option<u8>| v.map_or("—".to_string(), |d| d.to_string());
     let page = ReportPage {
         title: &input.title,
@@ -184,7 +184,7 @@ pub fn report(input: &ReportInput, max_steps: usize) -> Result<Report, RenderErr
         solution_line: solution.map(|s| s.to_line()).unwrap_or_default(),
         status: full.status.to_string(),
         depth: opt(full.depth),
-        depth_cell: opt(c.and_then(|c| c.depth_cell)),
+        depth_pairs: opt(c.and_then(|c| c.depth_pairs)),
         level: c
             .and_then(|c| c.level)
             .map_or("—".to_string(), |l| l.to_string()),

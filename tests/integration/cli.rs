@@ -112,14 +112,18 @@ struct Record {
     puzzle: String,
     label: String,
     solutions: Option<u8>,
-    depth: Option<u8>,
-    depth_cell: Option<u8>,
     level: Option<String>,
+    depth_pairs: Option<u8>,
+    constraint_levels: String,
+    pairs_tests: u64,
+    depth: Option<u8>,
     decisions: String,
     profile: String,
+    schedule: String,
     tests: u64,
     hypotheses: u64,
     facts: u64,
+    limit: Option<String>,
     micros: u64,
     error: Option<String>,
 }
@@ -203,7 +207,7 @@ fn classify_tsv_has_the_documented_header_and_summary() {
         .unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
     let header = text.lines().next().unwrap();
-    assert_eq!(header, "line\tpuzzle\tlabel\tsolutions\tdepth\tdepth_cell\tlevel\tdecisions\tprofile\ttests\thypotheses\tfacts\tmicros\terror");
+    assert_eq!(header, "line\tpuzzle\tlabel\tsolutions\tlevel\tdepth_pairs\tconstraint_levels\tpairs_tests\tdepth\tdecisions\tprofile\tschedule\ttests\thypotheses\tfacts\tlimit\tmicros\terror");
     assert_eq!(text.lines().count(), 33);
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains("medium") && err.contains("p50"), "{err}");
@@ -306,8 +310,17 @@ fn classify_with_a_tiny_budget_still_reports_every_line() {
     let input: String = forum.lines().take(12).map(|l| format!("{l}\n")).collect();
     let records = classify(&["--budget", "40"], &input);
     assert_eq!(records.len(), 12);
-    assert!(records
+    // Each run stops at its 41st test; a puzzle whose level run needs fewer is classified.
+    for r in &records {
+        assert!(r.tests <= 41 && r.pairs_tests <= 41, "{r:?}");
+        if r.level.as_deref() == Some("unsolved") {
+            assert_eq!(r.limit.as_deref(), Some("budget"), "{r:?}");
+        } else {
+            assert!(r.depth_pairs.is_some() && r.pairs_tests <= 40, "{r:?}");
+        }
+    }
+    let unsolved = records
         .iter()
-        .all(|r| r.level.as_deref() == Some("unsolved")));
-    assert!(records.iter().all(|r| r.tests <= 2 * 41));
+        .filter(|r| r.level.as_deref() == Some("unsolved"));
+    assert!(unsolved.count() >= 10);
 }

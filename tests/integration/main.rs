@@ -8,4 +8,5 @@ mod hostile;
 mod properties;
 mod reference;
 mod render;
+mod schedule;
 mod solver;

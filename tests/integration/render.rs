@@ -57,7 +57,7 @@ fn render_tree_grid_and_steps() {
     well_formed(&grid);
     let steps = d.join("steps");
     hdp()
-        .args(["render", "steps", INKALA, "-o"])
+        .args(["render", "steps", INKALA, "--decisions", "pairs", "-o"])
         .arg(&steps)
         .assert()
         .success();
