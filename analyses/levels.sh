@@ -25,13 +25,15 @@ jobs=$(nproc 2>/dev/null || echo 1)
 echo "# Levels of the corpora"
 echo
 echo "Produced by \`bash analyses/levels.sh > analyses/levels.md\` with \`hdp classify --summary-only\`"
-echo "(defaults: both decision kinds for \`depth\`, cell pairs for the level, --max-depth 3, no budget),"
-echo "on $(nproc 2>/dev/null || echo '?') cores ($(uname -m)), $(date -u +%Y-%m-%d)."
+echo "(defaults: the level from the depth with the source's method, \`--decisions pairs\`, under the"
+echo "synchronous schedule; \`depth\` with both decision kinds beside it; --max-depth 4 and a budget"
+echo "of 1,000,000 tests per run), on $(nproc 2>/dev/null || echo '?') cores ($(uname -m)), $(date -u +%Y-%m-%d)."
 echo "Levels: trivial (singles), easy (full propagation), medium (pair reduction, depth 1),"
-echo "hard (deep pair reduction, depth 2), deep (depth 3), unsolved (not within depth 3)."
+echo "hard (deep pair reduction, depth 2), deep (depth 3), extreme (depth 4 or more), unsolved (a"
+echo "limit stopped the analysis). Times are for both runs (level and depth) on all cores."
 echo
-echo "| collection | puzzles | trivial | easy | medium | hard | deep | unsolved | wall time | CPU time/puzzle |"
-echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+echo "| collection | puzzles | trivial | easy | medium | hard | deep | extreme | unsolved | wall time | CPU time/puzzle |"
+echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 for entry in "${collections[@]}"; do
   IFS='|' read -r name file take <<<"$entry"
   [ -f "$file" ] || continue
@@ -41,12 +43,12 @@ for entry in "${collections[@]}"; do
   summary=$(printf '%s\n' "$src" | "$hdp" classify --summary-only --jobs "$jobs")
   end=$(date +%s.%N)
   printf '%s\n' "$summary" | awk -v name="$name" -v t0="$start" -v t1="$end" -v jobs="$jobs" '
-    $1 ~ /^(trivial|easy|medium|hard|deep|unsolved)$/ { c[$1] = $2 }
+    $1 ~ /^(trivial|easy|medium|hard|deep|extreme|unsolved)$/ { c[$1] = $2 }
     $1 == "total" { total = $2 }
     END {
       wall = t1 - t0
-      printf "| %s | %d | %d | %d | %d | %d | %d | %d | %.1f s | %.1f ms |\n", name, total,
-        c["trivial"], c["easy"], c["medium"], c["hard"], c["deep"], c["unsolved"], wall,
+      printf "| %s | %d | %d | %d | %d | %d | %d | %d | %d | %.1f s | %.1f ms |\n", name, total,
+        c["trivial"], c["easy"], c["medium"], c["hard"], c["deep"], c["extreme"], c["unsolved"], wall,
         (total > 0 ? 1000 * wall * jobs / total : 0)
     }'
 done

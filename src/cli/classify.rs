@@ -13,17 +13,27 @@ use std::io::{BufRead, BufWriter, IsTerminal, Write};
 use std::time::{Duration, Instant};
 
 const LEVELS_HELP: &str = "\
-Levels (from the depth with cell-pair decisions only, the source author's pair reduction):
+Levels, from `depth_pairs`: the reduction depth with the source's method (cell pairs, and
+constraint pairs in a state with no cell pair left) under the synchronous schedule, which makes
+the level the same in every orientation and labelling of the grid:
   trivial   naked and hidden singles alone solve it
   easy      the full propagation profile solves it (depth 0)
   medium    pair reduction solves it (depth 1)
-  hard      deep pair reduction is needed (depth 2)
+  hard      deep pair reduction is needed: one hypothesis inside another (depth 2)
   deep      very deep pair reduction is needed (depth 3)
-  unsolved  not solved within --max-depth, --budget or --timeout
-The column `depth` is the depth with the configured decisions (default: cell and constraint
-pairs); `depth_cell` the depth with cell pairs only. With --te, `depth` is the trial-and-error
-depth of the literature (T&E(0..3)), `depth_cell` is empty and `level` maps T&E depth 0..3 to
-trivial, medium, hard, deep.
+  extreme   depth 4 or more
+  unsolved  a limit stopped the analysis first; the column `limit` says which (depth, budget,
+            timeout)
+Columns: `constraint_levels` lists the nesting levels (1 = the outermost decisions) at which
+constraint pairs decided something; `pairs_tests` counts the level run's branch tests. `depth`
+is the depth with the configured --decisions (default: cell and constraint pairs in every
+state); `tests`, `hypotheses` and `facts` are that run's effort, the same figures `hdp chain`
+prints with the same options: a test applies one branch and propagates, a hypothesis is a test
+at depth 2 or more (a closure inside a branch), a fact is a branch established because its
+opposite led to a contradiction, at any nesting level. Defaults: --max-depth 4 and --budget
+1000000 tests per run. With --te, `depth` is the trial-and-error depth of the literature
+(T&E(0..3)), `depth_pairs` is empty and `level` maps T&E depth 0..3 to trivial, medium, hard,
+deep.
 
 Exit codes: 0 success, 1 some line was bad or a puzzle had no unique solution, 2 usage or I/O error.";
 

@@ -253,9 +253,9 @@ impl<R: Recorder> Engine<'_, R> {
         outer: Option<&Reuse>,
     ) -> Result<Pass, Abort> {
         let synchronous = self.opts.schedule == Schedule::Synchronous && !self.sweep;
-        // Skipping branches known to be open is exact where tests are monotone and no pair
-        // counts are needed for a later ordering: every pass of a sweep, and the passes of a
-        // depth-1 closure.
+        // Answering branches known to be open without propagating is exact where tests are
+        // monotone and no pair counts are needed for a later ordering: every pass of a sweep,
+        // and the passes of a depth-1 closure.
         let skip = self.sweep || k == 1;
         lv.known.reset(!self.sweep);
         lv.found.clear();
@@ -355,6 +355,18 @@ impl<R: Recorder> Engine<'_, R> {
         outer: Option<&Reuse>,
     ) -> Result<Res, Abort> {
         if skip && lv.known.covers(state, d.branch(which)) {
+            // Open without propagating; still a test of the method (and of the budget).
+            self.tick()?;
+            let b = d.branch(which);
+            let n = self.rec.branch(
+                dn,
+                [EdgeKind::First, EdgeKind::Second][which],
+                b,
+                at.0,
+                at.1,
+            );
+            self.rec
+                .branch_ended(n, b, d.branch(1 - which), End::Open(0), state);
             return Ok(Res::Open(0));
         }
         let r = self.test(state, (d, which), at, dn, (&mut lv.reuse, outer))?;

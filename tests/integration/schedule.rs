@@ -291,3 +291,39 @@ fn chain_and_classify_report_the_same_effort() {
         }
     }
 }
+
+/// Spec §9: a forum-hardest puzzle with no cell-pair decision left (line 10) stays unsolved with
+/// cell pairs alone and reaches depth 3 with `pairs` under both schedules, after 2,000–4,500
+/// branch tests (synchronous) and 1,700–2,500 (sequential).
+#[test]
+fn calibration_the_constraint_pair_fallback_reaches_depth_3() {
+    let g: Grid =
+        ".....5..4.9.....2...6.7.3.....7..8....86.....13..8......3.1.6...2......54......9."
+            .parse()
+            .unwrap();
+    let cell = Analysis::run(
+        &g,
+        &Options {
+            decisions: DecisionKinds::CELL,
+            ..pairs_options(Schedule::Synchronous)
+        },
+    );
+    assert_eq!((cell.depth, cell.counters.tests), (None, 0));
+    for (schedule, tests) in [
+        (Schedule::Synchronous, 2_000..=4_500),
+        (Schedule::Sequential, 1_700..=2_500),
+    ] {
+        let a = Analysis::run(&g, &pairs_options(schedule));
+        assert_eq!(a.depth, Some(3), "{schedule}");
+        assert!(
+            tests.contains(&a.counters.tests),
+            "{schedule}: {}",
+            a.counters.tests
+        );
+        assert!(
+            a.constraint_levels.contains(&1),
+            "{schedule}: {:?}",
+            a.constraint_levels
+        );
+    }
+}
