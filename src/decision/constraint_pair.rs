@@ -20,27 +20,36 @@ pub(super) fn generate(grid: &Grid, out: &mut Vec<Decision>) {
                 places[d.index()] |= 1 << k;
             }
         }
-        // By first cell, then second cell: a digit-name-free order.
-        for first in 0..9 {
-            for second in first + 1..9 {
-                let want = (1u16 << first) | (1 << second);
-                for (d, &p) in places.iter().enumerate() {
-                    let digit = Digit::from_index(d);
-                    if p == want && !solved.contains(digit) {
-                        push_unique(
-                            out,
-                            grid,
-                            cells[first],
-                            Candidates::single(digit),
-                            Origin::ConstraintPair {
-                                digit,
-                                unit,
-                                other: cells[second],
-                            },
-                        );
-                    }
-                }
+        // By first cell, then second cell: a digit-name-free order (digits only break ties
+        // between values with the same two places, which then split the cell the same way and
+        // are listed once).
+        let mut found = [(0u8, 0u8); 9];
+        let mut n = 0;
+        for (d, &p) in places.iter().enumerate() {
+            if p.count_ones() == 2 && !solved.contains(Digit::from_index(d)) {
+                found[n] = (
+                    (p.trailing_zeros() * 9 + (15 - p.leading_zeros())) as u8,
+                    d as u8,
+                );
+                n += 1;
             }
+        }
+        let found = &mut found[..n];
+        found.sort_unstable();
+        for &(key, d) in found.iter() {
+            let (first, second) = (key as usize / 9, key as usize % 9);
+            let digit = Digit::from_index(d as usize);
+            push_unique(
+                out,
+                grid,
+                cells[first],
+                Candidates::single(digit),
+                Origin::ConstraintPair {
+                    digit,
+                    unit,
+                    other: cells[second],
+                },
+            );
         }
     }
 }

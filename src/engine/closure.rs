@@ -22,10 +22,11 @@ use std::time::Instant;
 /// something on the way to a result.
 type Via = u16;
 
-/// The result of a test or a closure.
+/// The result of a test or a closure (small: the solved grid itself is kept in
+/// [`Engine::solved`]).
 #[derive(Clone, Copy, Debug)]
 enum Res {
-    Solved(Grid, Via),
+    Solved(Via),
     Contradiction(Via),
     Open(u8),
 }
@@ -34,7 +35,7 @@ impl Res {
     /// The same result, with the levels of `via` added.
     fn with_via(self, via: Via) -> Res {
         match self {
-            Res::Solved(g, v) => Res::Solved(g, v | via),
+            Res::Solved(v) => Res::Solved(v | via),
             Res::Contradiction(v) => Res::Contradiction(v | via),
             open => open,
         }
@@ -91,6 +92,8 @@ struct Engine<'o, R> {
     sweep: bool,
     /// The final position of the last branch test that ended open.
     last_open: Grid,
+    /// The position of the last result that reached the solution.
+    solved: Grid,
 }
 
 /// Runs the analysis of `a.puzzle` and fills in `a`.
@@ -125,10 +128,11 @@ fn run<R: Recorder>(a: &mut Analysis, rec: R) -> R {
         // the same facts and depth; sweeping is the cheapest (see `pass`).
         sweep: opts.decisions == DecisionKinds::CANDIDATE,
         last_open: Grid::empty(),
+        solved: state,
     };
     engine.rec.start(&state, outcome == Outcome::Solved);
     let result = match outcome {
-        Outcome::Solved => Ok(Res::Solved(state, 0)),
+        Outcome::Solved => Ok(Res::Solved(0)),
         Outcome::Contradiction(_) => Ok(Res::Contradiction(0)),
         Outcome::Open => match opts.walk {
             Walk::BreadthFirst => engine.closure(&mut state, opts.max_depth, 0, None),
@@ -136,8 +140,8 @@ fn run<R: Recorder>(a: &mut Analysis, rec: R) -> R {
         },
     };
     a.status = match result {
-        Ok(Res::Solved(g, via)) => {
-            state = g;
+        Ok(Res::Solved(via)) => {
+            state = engine.solved;
             a.depth = Some(engine.top_depth);
             a.constraint_levels = (0..16u8)
                 .filter(|l| via >> l & 1 != 0)
@@ -278,13 +282,17 @@ impl<R: Recorder> Engine<'_, R> {
             // comes first can depend on the digits' names (a two-valued cell), the effort and
             // the chain must not.
             let r1 = self.tested(state, (&d, 0), (j, level), (dn, skip), lv, outer)?;
+            let solved1 = self.solved;
             let mid = self.rec.mark();
             let r2 = self.tested(state, (&d, 1), (j, level), (dn, skip), lv, outer)?;
             let found = match (r1, r2) {
                 (Res::Solved(..), _) | (_, Res::Solved(..)) => {
                     // Only the solving branch's lines stay.
                     let (keep, r) = match r1 {
-                        Res::Solved(..) => ((seg, mid), r1),
+                        Res::Solved(..) => {
+                            self.solved = solved1;
+                            ((seg, mid), r1)
+                        }
                         _ => ((mid, self.rec.mark()), r2),
                     };
                     let end = self.rec.mark();
@@ -410,7 +418,8 @@ impl<R: Recorder> Engine<'_, R> {
             }
             Outcome::Solved if solution_proves => {
                 self.rec.branch_ended(n, b, other, End::Sol, &g);
-                return Ok(Res::Solved(g, bit));
+                self.solved = g;
+                return Ok(Res::Solved(bit));
             }
             Outcome::Solved => {
                 self.rec.branch_ended(n, b, other, End::Open(0), &g);
@@ -432,7 +441,7 @@ impl<R: Recorder> Engine<'_, R> {
             Walk::DepthFirst => self.depth_first(&mut g, j - 1, level + 1)?,
         };
         let res = match inner {
-            Res::Solved(s, v) if solution_proves => Res::Solved(s, v | bit),
+            Res::Solved(v) if solution_proves => Res::Solved(v | bit),
             Res::Solved(..) => Res::Open(0),
             Res::Contradiction(v) => Res::Contradiction(v | bit),
             open => open,
@@ -478,7 +487,10 @@ impl<R: Recorder> Engine<'_, R> {
             Some(propagate_changed(state, changed, &self.opts.profile))
         };
         let (res, end) = match outcome {
-            Some(Outcome::Solved) => (Res::Solved(*state, 0), End::Sol),
+            Some(Outcome::Solved) => {
+                self.solved = *state;
+                (Res::Solved(0), End::Sol)
+            }
             Some(Outcome::Open) => {
                 let pairs = state.pair_count() as u8;
                 (Res::Open(pairs), End::Open(pairs))
@@ -687,7 +699,7 @@ impl KnownOpen {
             return;
         }
         for (i, (s, r)) in state.cells().iter().zip(r.cells()).enumerate() {
-            if s.len() < 2 || r == s {
+            if r == s || s.len() < 2 {
                 continue;
             }
             let r = r.bits();
