@@ -225,10 +225,11 @@ impl<R: Recorder> Engine<'_, R> {
                 if j == 2 {
                     // Most promising first: the larger pair count of the two branches at
                     // j = 1; ties in canonical order (the sort is stable).
+                    self.count_skipped_pairs(state, lv, outer);
                     let pairs = &lv.pairs;
                     lv.order.sort_by_key(|&i| std::cmp::Reverse(pairs[i]));
                 }
-                pass = self.pass(state, (j, k, level), lv, outer)?;
+                pass = self.pass(state, (j, level), lv, outer)?;
                 if !matches!(pass, Pass::Nothing) {
                     break;
                 }
@@ -252,15 +253,15 @@ impl<R: Recorder> Engine<'_, R> {
     fn pass(
         &mut self,
         state: &mut Grid,
-        (j, k, level): (u8, u8, usize),
+        (j, level): (u8, usize),
         lv: &mut Level,
         outer: Option<&Reuse>,
     ) -> Result<Pass, Abort> {
         let synchronous = self.opts.schedule == Schedule::Synchronous && !self.sweep;
         // Answering branches known to be open without propagating is exact where tests are
-        // monotone and no pair counts are needed for a later ordering: every pass of a sweep,
-        // and the passes of a depth-1 closure.
-        let skip = self.sweep || k == 1;
+        // monotone: at j = 1, and in every pass of a sweep. The pair counts that j = 2 orders by
+        // are then computed only if a j = 2 pass comes (see `count_skipped_pairs`).
+        let skip = self.sweep || j == 1;
         lv.known.reset(!self.sweep);
         lv.found.clear();
         lv.segments.clear();
@@ -375,7 +376,7 @@ impl<R: Recorder> Engine<'_, R> {
             );
             self.rec
                 .branch_ended(n, b, d.branch(1 - which), End::Open(0), state);
-            return Ok(Res::Open(0));
+            return Ok(Res::Open(UNKNOWN_PAIRS));
         }
         let r = self.test(state, (d, which), at, dn, (&mut lv.reuse, outer))?;
         if skip && matches!(r, Res::Open(_)) {
@@ -461,6 +462,28 @@ impl<R: Recorder> Engine<'_, R> {
             }
             r => r,
         })
+    }
+
+    /// Fills in the pair counts of the decisions whose branches a j = 1 pass answered open
+    /// without propagating; they are propagated now (counted as tests already, and the
+    /// results are the same as if they had been propagated then).
+    fn count_skipped_pairs(&mut self, state: &Grid, lv: &mut Level, outer: Option<&Reuse>) {
+        for i in 0..lv.decisions.len() {
+            if lv.pairs[i] != UNKNOWN_PAIRS {
+                continue;
+            }
+            let d = lv.decisions[i];
+            let mut most = 0;
+            for which in 0..2 {
+                let (g, outcome) =
+                    lv.reuse
+                        .propagate(state, (&d, which), outer, &self.opts.profile);
+                if outcome == Outcome::Open {
+                    most = most.max(g.pair_count() as u8);
+                }
+            }
+            lv.pairs[i] = most;
+        }
     }
 
     /// Applies `facts` (found at `level`) to `state` together and propagates.
@@ -745,7 +768,10 @@ impl KnownOpen {
     }
 }
 
-/// The pair count of an open result (0 otherwise).
+/// The pair count of a branch answered open without propagating.
+const UNKNOWN_PAIRS: u8 = u8::MAX;
+
+/// The pair count of an open result (0 otherwise; [`UNKNOWN_PAIRS`] when not propagated).
 #[inline]
 fn open_pairs(r: Res) -> u8 {
     match r {
