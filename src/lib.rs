@@ -32,6 +32,7 @@ pub mod classify;
 pub mod decision;
 pub mod engine;
 pub mod error;
+pub mod explain;
 pub mod format;
 pub mod grid;
 pub mod propagate;

@@ -5,6 +5,7 @@
 
 mod parse;
 
+use crate::explain::Reason;
 use crate::statement::Statement;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -164,6 +165,10 @@ pub struct ChainLine {
     /// The 81-character position the line shows (steps rendering only).
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub position: Option<String>,
+    /// Why a `CTR` holds, when propagation alone shows it (written only by `{:#}`, as
+    /// ` ; REASON` after the result).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub reason: Option<Reason>,
 }
 
 impl ChainLine {
@@ -174,6 +179,7 @@ impl ChainLine {
             context,
             result,
             position: None,
+            reason: None,
         }
     }
 
@@ -201,6 +207,7 @@ impl ChainLine {
             context: self.context.relabel(map),
             result,
             position,
+            reason: self.reason.map(|r| r.relabel(map)),
         }
     }
 }
@@ -213,6 +220,9 @@ impl fmt::Display for ChainLine {
         }
         if let Some(r) = &self.result {
             write!(f, " {r}")?;
+        }
+        if let (Some(r), true) = (&self.reason, f.alternate()) {
+            write!(f, " ; {r}")?;
         }
         if let Some(p) = &self.position {
             write!(f, " @ {p}")?;
@@ -257,9 +267,14 @@ impl Chain {
 }
 
 impl fmt::Display for Chain {
+    /// The notation; `{:#}` adds each line's reason (`--why`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for line in &self.lines {
-            writeln!(f, "{line}")?;
+            if f.alternate() {
+                writeln!(f, "{line:#}")?;
+            } else {
+                writeln!(f, "{line}")?;
+            }
         }
         if let Some(c) = &self.count {
             writeln!(f, "{c}")?;

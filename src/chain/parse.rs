@@ -104,6 +104,16 @@ impl FromStr for ChainLine {
             }
             None => (body, None),
         };
+        let (body, reason) = match body.find(" ; ") {
+            Some(i) => {
+                let r = body[i + 3..].trim();
+                let reason = r
+                    .parse()
+                    .map_err(|_| bad(lead + i + 4, r, "expected a reason after ';'"))?;
+                (&body[..i], Some(reason))
+            }
+            None => (body, None),
+        };
         let marker = match body.get(..3) {
             Some("STA") => Marker::Sta,
             Some("HYP") => Marker::Hyp,
@@ -161,6 +171,7 @@ impl FromStr for ChainLine {
             context,
             result,
             position,
+            reason,
         })
     }
 }

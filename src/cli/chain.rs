@@ -36,6 +36,10 @@ pub struct ChainArgs {
     /// Start from this context, e.g. "I8: 2,7 + G7: 3,9".
     #[arg(long)]
     pub given: Option<String>,
+    /// Write why each CTR holds after its line (` ; B3 has no value after 4 rounds`); the
+    /// chain still parses.
+    #[arg(long)]
+    pub why: bool,
     /// Output format: text (the notation), json (the whole analysis), dot (the decision tree).
     #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
     pub format: OutputFormat,
@@ -144,10 +148,15 @@ pub fn run(a: &ChainArgs) -> anyhow::Result<i32> {
                 ) {
                     continue;
                 }
-                if a.steps {
-                    print!("{}", analysis.steps());
+                let chain = if a.steps {
+                    analysis.steps()
                 } else {
-                    print!("{}", analysis.summary());
+                    analysis.summary()
+                };
+                if a.why {
+                    print!("{chain:#}");
+                } else {
+                    print!("{chain}");
                 }
                 let depth = analysis.depth.map_or("-".to_string(), |d| d.to_string());
                 println!(

@@ -105,7 +105,7 @@ pub(super) fn analyse(a: &mut Analysis) {
         recording => {
             let tree = (recording == Recording::ChainAndTree)
                 .then(|| Tree::new(a.start.pair_count() as u8, a.options.max_tree_nodes));
-            let trace = run(a, Trace::new(&a.given.clone(), tree));
+            let trace = run(a, Trace::new(&a.given.clone(), tree, a.options.profile));
             a.lines = trace.lines;
             a.tree = trace.tree;
         }
@@ -375,7 +375,7 @@ impl<R: Recorder> Engine<'_, R> {
                 at.1,
             );
             self.rec
-                .branch_ended(n, b, d.branch(1 - which), End::Open(0), state);
+                .branch_ended(n, b, d.branch(1 - which), End::Open(0), [state, state]);
             return Ok(Res::Open(UNKNOWN_PAIRS));
         }
         let r = self.test(state, (d, which), at, dn, (&mut lv.reuse, outer))?;
@@ -414,16 +414,17 @@ impl<R: Recorder> Engine<'_, R> {
         let solution_proves = self.opts.proof == Proof::Solution;
         match outcome {
             Outcome::Contradiction(_) => {
-                self.rec.branch_ended(n, b, other, End::Ctr, &g);
+                self.rec.branch_ended(n, b, other, End::Ctr, [state, &g]);
                 return Ok(Res::Contradiction(bit));
             }
             Outcome::Solved if solution_proves => {
-                self.rec.branch_ended(n, b, other, End::Sol, &g);
+                self.rec.branch_ended(n, b, other, End::Sol, [state, &g]);
                 self.solved = g;
                 return Ok(Res::Solved(bit));
             }
             Outcome::Solved => {
-                self.rec.branch_ended(n, b, other, End::Open(0), &g);
+                self.rec
+                    .branch_ended(n, b, other, End::Open(0), [state, &g]);
                 self.last_open = g;
                 return Ok(Res::Open(0));
             }
@@ -431,7 +432,8 @@ impl<R: Recorder> Engine<'_, R> {
         }
         if j == 1 {
             let pairs = g.pair_count() as u8;
-            self.rec.branch_ended(n, b, other, End::Open(pairs), &g);
+            self.rec
+                .branch_ended(n, b, other, End::Open(pairs), [state, &g]);
             self.last_open = g;
             return Ok(Res::Open(pairs));
         }

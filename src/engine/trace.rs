@@ -3,7 +3,9 @@
 
 use crate::chain::{ChainLine, Context, LineResult, Marker};
 use crate::decision::Decision;
+use crate::explain::explain;
 use crate::grid::Grid;
+use crate::propagate::Profile;
 use crate::statement::Statement;
 use crate::tree::{EdgeKind, NodeKind, NodeOutcome, Tree, TreeNode};
 use petgraph::graph::NodeIndex;
@@ -41,8 +43,15 @@ pub(super) trait Recorder {
         j: u8,
         level: usize,
     ) -> Self::Node;
-    /// Branch `b` (opposite: `other`) ended by propagation alone, in position `at`.
-    fn branch_ended(&mut self, n: Self::Node, b: Statement, other: Statement, end: End, at: &Grid);
+    /// Branch `b` (opposite: `other`), applied to `from`, ended by propagation alone in `at`.
+    fn branch_ended(
+        &mut self,
+        n: Self::Node,
+        b: Statement,
+        other: Statement,
+        end: End,
+        from_at: [&Grid; 2],
+    );
     /// Branch `b` opens a hypothesis in position `at`; returns a mark for closing it.
     fn open(&mut self, n: Self::Node, b: Statement, at: &Grid) -> usize;
     /// The hypothesis opened at `mark` ended (`other` is the opposite branch), in position `at`.
@@ -80,7 +89,7 @@ impl Recorder for NoRecord {
     fn start(&mut self, _: &Grid, _: bool) {}
     fn decision(&mut self, _: &Decision, _: u8, _: usize) {}
     fn branch(&mut self, _: (), _: EdgeKind, _: Statement, _: u8, _: usize) {}
-    fn branch_ended(&mut self, _: (), _: Statement, _: Statement, _: End, _: &Grid) {}
+    fn branch_ended(&mut self, _: (), _: Statement, _: Statement, _: End, _: [&Grid; 2]) {}
     fn open(&mut self, _: (), _: Statement, _: &Grid) -> usize {
         0
     }
@@ -102,16 +111,19 @@ pub(super) struct Trace {
     pub tree: Option<Tree>,
     /// The node under which decisions and facts are recorded, per level (None past the limit).
     parents: Vec<Option<NodeIndex>>,
+    /// The propagation rules, to explain contradictions.
+    profile: Profile,
 }
 
 impl Trace {
-    pub fn new(given: &[Statement], tree: Option<Tree>) -> Trace {
+    pub fn new(given: &[Statement], tree: Option<Tree>, profile: Profile) -> Trace {
         let root = tree.as_ref().map(|t| t.root);
         Trace {
             path: vec![given.to_vec()],
             lines: Vec::new(),
             tree,
             parents: vec![root],
+            profile,
         }
     }
 
@@ -141,6 +153,7 @@ impl Trace {
                 context,
                 result,
                 position: Some(position.to_line()),
+                reason: None,
             },
             summary,
             grid: *position,
@@ -207,7 +220,7 @@ impl Recorder for Trace {
         b: Statement,
         other: Statement,
         end: End,
-        at: &Grid,
+        [from, at]: [&Grid; 2],
     ) {
         self.set_outcome(n, end);
         let result = match end {
@@ -217,6 +230,14 @@ impl Recorder for Trace {
         };
         let ctx = self.context_with(b);
         self.push_line(result.0, ctx, Some(result.1), at, true);
+        if end == End::Ctr {
+            let mut g = *from;
+            b.apply(&mut g);
+            let reason = explain(&g, &self.profile);
+            if let Some(l) = self.lines.last_mut() {
+                l.line.reason = reason;
+            }
+        }
     }
 
     /// A new level and a HYP line (steps only).

@@ -74,9 +74,17 @@ pub fn check_analysis(a: &Analysis, puzzle: &Grid) {
         assert!(f.holds_in(&sol), "{puzzle:?}: false fact {f}");
     }
     for line in a.summary().lines.iter().chain(a.steps().lines.iter()) {
+        // The notation, and the notation with the reasons (`--why`), both read back.
         let text = line.to_string();
         let back: ChainLine = text.parse().unwrap_or_else(|e| panic!("{text}: {e}"));
-        assert_eq!(&back, line, "round trip of {text}");
+        let plain = ChainLine {
+            reason: None,
+            ..line.clone()
+        };
+        assert_eq!(back, plain, "round trip of {text}");
+        let why = format!("{line:#}");
+        let back: ChainLine = why.parse().unwrap_or_else(|e| panic!("{why}: {e}"));
+        assert_eq!(&back, line, "round trip of {why}");
     }
     match a.status {
         Status::Solved => assert_eq!(a.end, sol, "{puzzle:?}: final grid is not the solution"),

@@ -264,3 +264,225 @@ proptest! {
         prop_assert!(agrees(outcome, &ours, expected).is_ok(), "{}", agrees(outcome, &ours, expected).unwrap_err());
     }
 }
+
+/// Issue 13's reasons, by a plain reading of their definition: rounds that apply every rule to
+/// the same position, and the first conflict (empty cell, values without a place, a value as the
+/// single of two cells, open cells with too few values) in the order cells, then units.
+mod rounds {
+    use super::{combinations, unit_cells, Cells};
+    use hdp::explain::{Conflict, Reason};
+    use hdp::propagate::{Profile, Rule};
+    use hdp::{Candidates, Cell, CellSet, Unit};
+
+    fn conflict(c: &Cells) -> Option<Conflict> {
+        if let Some(i) = (0..81).find(|&i| c[i] == 0) {
+            return Some(Conflict::NoValue {
+                cell: Cell::new(i).unwrap(),
+            });
+        }
+        let unit = |u: usize| Unit::all().nth(u).unwrap();
+        for u in 0..27 {
+            let cells = unit_cells(u);
+            let all = cells.iter().fold(0u16, |a, &i| a | c[i]);
+            if all != 0x1ff {
+                return Some(Conflict::NoPlace {
+                    values: Candidates::from_bits(!all & 0x1ff),
+                    unit: unit(u),
+                });
+            }
+            let twice = (0..9)
+                .map(|d| 1u16 << d)
+                .filter(|&bit| cells.iter().filter(|&&i| c[i] == bit).count() >= 2)
+                .fold(0, |a, b| a | b);
+            if twice != 0 {
+                return Some(Conflict::Twice {
+                    values: Candidates::from_bits(twice),
+                    unit: unit(u),
+                });
+            }
+        }
+        for u in 0..27 {
+            let open: Vec<usize> = unit_cells(u)
+                .into_iter()
+                .filter(|&i| c[i].count_ones() > 1)
+                .collect();
+            // In the order of the bit masks over the open cells, as a counter would list them.
+            let mut sets: Vec<Vec<usize>> = (2..=4.min(open.len()))
+                .flat_map(|k| combinations(&open, k))
+                .collect();
+            let rank = |s: &Vec<usize>| {
+                s.iter()
+                    .map(|i| 1u32 << open.iter().position(|o| o == i).unwrap())
+                    .sum::<u32>()
+            };
+            sets.sort_by_key(rank);
+            for set in sets {
+                let values = set.iter().fold(0u16, |a, &i| a | c[i]);
+                if (values.count_ones() as usize) < set.len() {
+                    return Some(Conflict::TooFewValues {
+                        cells: set
+                            .iter()
+                            .map(|&i| Cell::new(i).unwrap())
+                            .collect::<CellSet>(),
+                        values: Candidates::from_bits(values),
+                        unit: unit(u),
+                    });
+                }
+            }
+        }
+        None
+    }
+
+    fn round(a: &Cells, p: &Profile) -> Cells {
+        let mut b = *a;
+        for u in 0..27 {
+            let cells = unit_cells(u);
+            for &i in &cells {
+                if p.has(Rule::NakedSingle) && a[i].count_ones() == 1 {
+                    for &j in cells.iter().filter(|&&j| j != i) {
+                        b[j] &= !a[i];
+                    }
+                }
+            }
+            for d in 0..9 {
+                let places: Vec<usize> = cells
+                    .iter()
+                    .copied()
+                    .filter(|&i| a[i] >> d & 1 == 1)
+                    .collect();
+                if p.has(Rule::HiddenSingle) && places.len() == 1 {
+                    b[places[0]] &= 1 << d;
+                }
+            }
+            let open: Vec<usize> = cells
+                .iter()
+                .copied()
+                .filter(|&i| a[i].count_ones() > 1)
+                .collect();
+            let unplaced: Vec<usize> = (0..9)
+                .filter(|&d| cells.iter().filter(|&&i| a[i] >> d & 1 == 1).count() > 1)
+                .collect();
+            for (k, naked, hidden) in [
+                (2, Rule::NakedPair, Rule::HiddenPair),
+                (3, Rule::NakedTriple, Rule::HiddenTriple),
+                (4, Rule::NakedQuad, Rule::HiddenQuad),
+            ] {
+                if p.has(naked) {
+                    for set in combinations(&open, k) {
+                        let values = set.iter().fold(0u16, |x, &i| x | a[i]);
+                        if values.count_ones() as usize == k {
+                            for &j in open.iter().filter(|j| !set.contains(j)) {
+                                b[j] &= !values;
+                            }
+                        }
+                    }
+                }
+                if p.has(hidden) {
+                    for set in combinations(&unplaced, k) {
+                        let values = set.iter().fold(0u16, |x, &d| x | 1 << d);
+                        let at: Vec<usize> = cells
+                            .iter()
+                            .copied()
+                            .filter(|&i| a[i] & values != 0)
+                            .collect();
+                        if at.len() == k {
+                            for &j in &at {
+                                b[j] &= values;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        for blk in 0..9 {
+            let block = unit_cells(blk);
+            for line in (9..27).map(unit_cells) {
+                let shared: Vec<usize> =
+                    block.iter().copied().filter(|i| line.contains(i)).collect();
+                if shared.is_empty() {
+                    continue;
+                }
+                for d in 0..9 {
+                    let has = |cells: &[usize], outside: bool| {
+                        cells
+                            .iter()
+                            .filter(|i| shared.contains(i) != outside)
+                            .any(|&i| a[i] >> d & 1 == 1)
+                    };
+                    let in_shared = has(&shared, false);
+                    let block_rest = has(&block, true);
+                    let line_rest = has(&line, true);
+                    if p.has(Rule::LockedPointing) && in_shared && !block_rest {
+                        for &j in line.iter().filter(|i| !shared.contains(i)) {
+                            b[j] &= !(1 << d);
+                        }
+                    }
+                    if p.has(Rule::LockedClaiming) && in_shared && !line_rest {
+                        for &j in block.iter().filter(|i| !shared.contains(i)) {
+                            b[j] &= !(1 << d);
+                        }
+                    }
+                }
+            }
+        }
+        b
+    }
+
+    /// The first conflict the rounds show, with their number.
+    pub fn explain(g: &hdp::Grid, p: &Profile) -> Option<Reason> {
+        let mut c: Cells = std::array::from_fn(|i| g.cells()[i].bits());
+        for rounds in 0.. {
+            if let Some(conflict) = conflict(&c) {
+                return Some(Reason { conflict, rounds });
+            }
+            let next = round(&c, p);
+            if next == c {
+                return None;
+            }
+            c = next;
+        }
+        None
+    }
+}
+
+/// Issue 13: the reason of every CTR line is what this plain reading finds after applying the
+/// line's hypothesis to the position its context propagates to.
+#[test]
+fn every_reason_is_the_plain_readings() {
+    use hdp::engine::{Analysis, Options};
+    let mut checked = 0;
+    for p in puzzles().iter().rev().step_by(5).take(10) {
+        let opts = Options {
+            decisions: hdp::decision::DecisionKinds::PAIRS,
+            ..Options::default()
+        };
+        let a = Analysis::run(p, &opts);
+        for l in &a.lines {
+            let Some(reason) = &l.line.reason else {
+                continue;
+            };
+            // The position the hypothesis was tested in: the puzzle and every other statement
+            // of the context, propagated (by the reference) to its fixpoint.
+            let hyp = *l.line.context.last_hypothesis().unwrap();
+            let mut g = *p;
+            for s in l.line.context.statements().filter(|&&s| s != hyp) {
+                s.apply(&mut g);
+            }
+            let fixpoint = reference(&g, &Profile::DEFAULT).expect("a consistent context");
+            let mut g = Grid::empty();
+            for (i, cell) in hdp::Cell::all().enumerate() {
+                g.set(cell, hdp::Candidates::from_bits(fixpoint[i]));
+            }
+            hyp.apply(&mut g);
+            assert!(reference(&g, &Profile::DEFAULT).is_none(), "{:#}", l.line);
+            assert_eq!(
+                Some(*reason),
+                rounds::explain(&g, &Profile::DEFAULT),
+                "{:#}",
+                l.line
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 10, "only {checked} reasons");
+}
