@@ -268,7 +268,7 @@ pub fn conflict(grid: &Grid) -> Option<Conflict> {
                 values |= grid.get(c);
                 set.insert(c);
             }
-            if (values.len() as u32) < k {
+            if values.len() < k {
                 return Some(Conflict::TooFewValues {
                     cells: set,
                     values,
