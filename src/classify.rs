@@ -5,7 +5,7 @@ use crate::decision::DecisionKinds;
 use crate::engine::{Analysis, Options, Recording, Status};
 use crate::grid::Grid;
 use crate::propagate::{propagate, Outcome, Profile};
-use crate::solver::{solve, Solutions};
+use crate::solver::{solve_within, Solutions, SolveLimits};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
@@ -120,7 +120,8 @@ impl ClassifyOptions {
 /// The classification of one puzzle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Classification {
-    /// 0, 1, or 2 (several).
+    /// 0, 1, or 2 (several); 0 too when the solver stopped at a limit (`limit` is set, the
+    /// level is `unsolved`).
     pub solutions: u8,
     /// Reduction depth with the configured decisions; `None` if not solved within the limits.
     pub depth: Option<u8>,
@@ -157,13 +158,19 @@ pub fn classify(grid: &Grid, options: &ClassifyOptions) -> Classification {
         facts: 0,
         limit: None,
     };
-    match solve(grid) {
-        Solutions::None => return c,
-        Solutions::Multiple(_) => {
+    match solve_within(grid, SolveLimits::until(options.engine.budget.deadline)) {
+        Ok(Solutions::None) => return c,
+        Ok(Solutions::Multiple(_)) => {
             c.solutions = 2;
             return c;
         }
-        Solutions::Unique(_) => c.solutions = 1,
+        Ok(Solutions::Unique(_)) => c.solutions = 1,
+        Err(stop) => {
+            // The count is unknown: no depth, level `unsolved`, and the limit says why.
+            c.limit = Some(stop.into());
+            c.level = Some(Level::Unsolved);
+            return c;
+        }
     }
     let mut singles = *grid;
     let singles_solve = propagate(&mut singles, &Profile::SINGLES) == Outcome::Solved;

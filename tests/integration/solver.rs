@@ -3,7 +3,7 @@
 //! candidate grids (proptest).
 
 use crate::common::{data, data_slice, permutation, shared_corpus};
-use hdp::solver::{count, solve, Solutions};
+use hdp::solver::{count, count_within, solve, solve_within, Solutions, SolveLimits, Stop};
 use hdp::{Candidates, Cell, Digit, Grid};
 use proptest::prelude::*;
 use std::sync::OnceLock;
@@ -297,5 +297,82 @@ proptest! {
         if n3 != usize::MAX {
             prop_assert_eq!(count(&g, 3), n3, "{:?}", g);
         }
+    }
+}
+
+/// Issue 10: an empty grid with a context that has no solution, which the exact solver takes
+/// tens of seconds to refute without a limit.
+const HOSTILE_CONTEXT: &str = "C1: 5,7,8,9 + G2: 1,2,3,6,9 + I2: 1,3,4,6 + A3: 1,4,6,9 + \
+    G3: 1,2,3,4,5,6,7,8 + H3: 1,9 + B5: 1,3,5,9 + C5: 1,3,5,9 + D5: 1,3,5,9 + E5: 1,3,5,9 + \
+    F5: 1,3,5,9";
+
+#[test]
+fn the_solver_before_an_analysis_keeps_to_the_deadline() {
+    use hdp::engine::{Analysis, Budget, Limit, Options, Status};
+    use std::time::{Duration, Instant};
+    let given = hdp::format::parse_context(HOSTILE_CONTEXT).unwrap();
+    let t = Instant::now();
+    let a = Analysis::run_from(
+        &Grid::empty(),
+        &given,
+        &Options {
+            budget: Budget {
+                max_tests: Some(10),
+                deadline: Some(Instant::now() + Duration::from_secs(1)),
+            },
+            ..Options::default()
+        },
+    );
+    // The deadline the caller gave; never "no solution", which the solver has not established.
+    assert_eq!(a.status, Status::Unsolved(Limit::Timeout));
+    assert!(t.elapsed() < Duration::from_secs(10), "{:?}", t.elapsed());
+    assert!(
+        a.summary().to_string().contains("=> UNS"),
+        "{}",
+        a.summary()
+    );
+
+    // Without a deadline, the solver's default node budget ends it.
+    let a = Analysis::run_from(&Grid::empty(), &given, &Options::default());
+    assert_eq!(a.status, Status::Unsolved(Limit::Budget));
+
+    // Through the solver alone: a node budget of 1000 ends it, and so does a deadline.
+    let mut g = Grid::empty();
+    for s in &given {
+        s.apply(&mut g);
+    }
+    let nodes = SolveLimits {
+        max_nodes: 1000,
+        deadline: None,
+    };
+    assert_eq!(solve_within(&g, nodes), Err(Stop::Nodes));
+    assert_eq!(count_within(&g, 1, nodes), Err(Stop::Nodes));
+    let t = Instant::now();
+    let soon = SolveLimits {
+        max_nodes: u64::MAX,
+        deadline: Some(Instant::now() + Duration::from_millis(200)),
+    };
+    assert_eq!(solve_within(&g, soon), Err(Stop::Deadline));
+    assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
+}
+
+#[test]
+fn default_limits_give_the_unlimited_answers_on_the_corpus_slices() {
+    let mut puzzles = data("top95.txt");
+    puzzles.extend(data("forum-hardest-1106.txt"));
+    for g in &puzzles {
+        assert_eq!(
+            solve_within(g, SolveLimits::default()),
+            Ok(solve(g)),
+            "{g:?}"
+        );
+        let mut h = *g;
+        let given = Cell::all().find(|&c| g.value(c).is_some()).unwrap();
+        h.set(given, Candidates::ALL);
+        assert_eq!(
+            solve_within(&h, SolveLimits::default()),
+            Ok(solve(&h)),
+            "{h:?}"
+        );
     }
 }
