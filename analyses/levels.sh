@@ -2,13 +2,14 @@
 # Writes the level table of analyses/levels.md to stdout:
 #   bash analyses/levels.sh > analyses/levels.md           # every collection, in full
 #   bash analyses/levels.sh 20                            # the first 20 puzzles of each (a check)
-# HDP=path/to/hdp overrides the binary (default: target/release/hdp, built if missing).
+# HDP=path/to/hdp overrides the binary (default: target/release/hdp, built if missing);
+# HDP_CORPORA=DIR the corpora folder (default: ../shared/corpora; missing files are left out).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 limit="${1:-}"
 hdp="${HDP:-target/release/hdp}"
 [ -x "$hdp" ] || cargo build --release --quiet
-corpora=../shared/corpora
+corpora="${HDP_CORPORA:-../shared/corpora}"
 # name, file, lines to take (empty: all) — the 48,766-puzzle 1905 list is sampled (first 2,000).
 collections=(
   "easy50|$corpora/easy50.txt|"

@@ -7,7 +7,7 @@ use crate::decision::DecisionKinds;
 use crate::engine::{Analysis, Budget, Limit, Options, Recording, Status};
 use crate::grid::Grid;
 use crate::propagate::{propagate, Outcome, Profile};
-use crate::solver::{solve, Solutions};
+use crate::solver::{solve_within, Solutions, SolveLimits};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
@@ -154,7 +154,8 @@ pub struct Effort {
 /// The classification of one puzzle.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Classification {
-    /// 0, 1, or 2 (several).
+    /// 0, 1, or 2 (several); 0 too when the solver stopped at a limit (`limit` is set, the
+    /// level is `unsolved`).
     pub solutions: u8,
     /// The level: from `depth_pairs` (or, for trial and error, from `depth`).
     pub level: Option<Level>,
@@ -208,13 +209,19 @@ pub fn classify(grid: &Grid, options: &ClassifyOptions) -> Classification {
         effort: Effort::default(),
         limit: None,
     };
-    match solve(grid) {
-        Solutions::None => return c,
-        Solutions::Multiple(_) => {
+    match solve_within(grid, SolveLimits::until(options.engine.budget.deadline)) {
+        Ok(Solutions::None) => return c,
+        Ok(Solutions::Multiple(_)) => {
             c.solutions = 2;
             return c;
         }
-        Solutions::Unique(_) => c.solutions = 1,
+        Ok(Solutions::Unique(_)) => c.solutions = 1,
+        Err(stop) => {
+            // The count is unknown: no depth, level `unsolved`, and the limit says why.
+            c.limit = Some(stop.into());
+            c.level = Some(Level::Unsolved);
+            return c;
+        }
     }
     let mut singles = *grid;
     let singles_solve = propagate(&mut singles, &Profile::SINGLES) == Outcome::Solved;

@@ -18,15 +18,97 @@
 //! Each digit is brought to its fixpoint before the next, then naked singles are placed. The
 //! search branches on a two-candidate cell with the most unsolved peers (else a cell with the
 //! fewest candidates), copying the 228-byte state per branch; it never allocates and stops at
-//! the cap (two solutions for [`solve`]). It starts from any candidate grid (pencil marks, HDP
-//! contexts), not only givens: single-candidate cells are placed first, and clashing singles or
-//! empty cells mean no solution.
+//! the cap (two solutions for [`solve`]), or at a limit: [`solve_within`] and [`count_within`]
+//! take a node budget and an optional deadline ([`SolveLimits`]; a node is one propagation of a
+//! branch; the deadline, the only clock the solver reads, is read every [`DEADLINE_EVERY`]
+//! nodes). It starts from any candidate grid (pencil marks, HDP contexts), not only givens:
+//! single-candidate cells are placed first, and clashing singles or empty cells mean no solution.
 //!
 //! The `sudoku` crate (a JCZSolve port) was considered and rejected: it reads givens only, and
 //! its AGPL-3.0 licence would bind every user of this MIT/Apache crate. Speed is measured in
 //! `benches/solver.rs` (see BENCHMARKS.md).
 
 use crate::grid::{Candidates, Cell, Grid};
+use std::fmt;
+use std::time::Instant;
+
+/// The default node budget of [`SolveLimits`]: over 1000 times the most nodes a corpus puzzle
+/// needs. Measured over every puzzle of `../shared/corpora` (top95, hardest, magictour-top1465,
+/// forum-hardest-1106, forum-hardest-1905-11plus, tarek-pearly6000, unbiased-1000, sudoku17):
+/// at most 1,375 nodes (forum-hardest-1905-11plus; 1,049 in forum-hardest-1106, 227 in
+/// magictour-top1465), 0.2–1.6 µs a node: a few seconds at most (0.4 s on the hostile grid of
+/// issue 10, which takes 26 s to refute without a limit).
+pub const DEFAULT_MAX_NODES: u64 = 2_000_000;
+
+/// How often (in nodes) a search with a deadline reads the clock.
+pub const DEADLINE_EVERY: u64 = 1024;
+
+/// Limits on one search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SolveLimits {
+    /// The most search nodes (propagations of a branch).
+    pub max_nodes: u64,
+    /// The moment to give up (read every [`DEADLINE_EVERY`] nodes).
+    pub deadline: Option<Instant>,
+}
+
+impl Default for SolveLimits {
+    /// [`DEFAULT_MAX_NODES`], no deadline.
+    fn default() -> Self {
+        SolveLimits {
+            max_nodes: DEFAULT_MAX_NODES,
+            deadline: None,
+        }
+    }
+}
+
+impl SolveLimits {
+    /// The limits of the count before an analysis: the caller's deadline when there is one (the
+    /// time the caller allowed, reported as such), else the default node budget.
+    pub fn until(deadline: Option<Instant>) -> SolveLimits {
+        match deadline {
+            Some(_) => SolveLimits {
+                max_nodes: u64::MAX,
+                deadline,
+            },
+            None => SolveLimits::default(),
+        }
+    }
+
+    /// No limit at all (the search of [`solve`] and [`count`]).
+    pub const NONE: SolveLimits = SolveLimits {
+        max_nodes: u64::MAX,
+        deadline: None,
+    };
+}
+
+/// Why a search stopped before its answer: the answer is unknown, not "no solution".
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Stop {
+    /// The node budget ran out.
+    Nodes,
+    /// The deadline passed.
+    Deadline,
+}
+
+impl From<Stop> for crate::engine::Limit {
+    /// For an analysis: the node budget counts as the budget, the deadline as the timeout.
+    fn from(stop: Stop) -> crate::engine::Limit {
+        match stop {
+            Stop::Nodes => crate::engine::Limit::Budget,
+            Stop::Deadline => crate::engine::Limit::Timeout,
+        }
+    }
+}
+
+impl fmt::Display for Stop {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Stop::Nodes => "the solver's node budget ran out",
+            Stop::Deadline => "the time limit passed",
+        })
+    }
+}
 
 /// The solutions of a grid, counted up to two.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -50,28 +132,58 @@ impl Solutions {
     }
 }
 
-/// Counts the solutions of `grid` (a candidate grid), up to two.
+/// Counts the solutions of `grid` (a candidate grid), up to two, without a limit: a hostile
+/// candidate grid can take long (see [`solve_within`]).
 pub fn solve(grid: &Grid) -> Solutions {
-    let search = search(grid, 2);
-    match (search.found, search.first) {
-        (1, Some(s)) => Solutions::Unique(s),
-        (n, Some(s)) if n > 1 => Solutions::Multiple(s),
-        _ => Solutions::None,
+    match solve_within(grid, SolveLimits::NONE) {
+        Ok(s) => s,
+        // Unreachable without limits; "several" would be as wrong as "none".
+        Err(_) => Solutions::None,
     }
 }
 
-/// Counts the solutions of `grid` (a candidate grid), stopping at `cap`.
-pub fn count(grid: &Grid, cap: usize) -> usize {
-    search(grid, cap).found
+/// Counts the solutions of `grid` (a candidate grid), up to two, within `limits`.
+pub fn solve_within(grid: &Grid, limits: SolveLimits) -> Result<Solutions, Stop> {
+    let search = search(grid, 2, limits);
+    if let Some(stop) = search.stopped {
+        return Err(stop);
+    }
+    Ok(match (search.found, search.first) {
+        (1, Some(s)) => Solutions::Unique(s),
+        (n, Some(s)) if n > 1 => Solutions::Multiple(s),
+        _ => Solutions::None,
+    })
 }
 
-/// Runs the search on `grid` until `cap` solutions are found (none for a cap of 0).
-fn search(grid: &Grid, cap: usize) -> Search {
+/// Counts the solutions of `grid` (a candidate grid), stopping at `cap`, without a limit.
+pub fn count(grid: &Grid, cap: usize) -> usize {
+    search(grid, cap, SolveLimits::NONE).found
+}
+
+/// Counts the solutions of `grid` (a candidate grid), stopping at `cap`, within `limits`.
+pub fn count_within(grid: &Grid, cap: usize, limits: SolveLimits) -> Result<usize, Stop> {
+    let search = search(grid, cap, limits);
+    match search.stopped {
+        Some(stop) => Err(stop),
+        None => Ok(search.found),
+    }
+}
+
+/// Runs the search on `grid` until `cap` solutions are found (none for a cap of 0) or a limit
+/// is hit.
+fn search(grid: &Grid, cap: usize, limits: SolveLimits) -> Search {
     let mut search = Search {
         found: 0,
         cap,
         first: None,
+        nodes: 0,
+        next_check: limits.max_nodes,
+        limits,
+        stopped: None,
     };
+    if limits.deadline.is_some() {
+        search.next_check = search.next_check.min(DEADLINE_EVERY);
+    }
     if cap > 0 {
         if let Some(mut state) = State::from_grid(grid) {
             search.run(&mut state);
@@ -469,11 +581,48 @@ struct Search {
     found: usize,
     cap: usize,
     first: Option<Grid>,
+    /// Nodes visited.
+    nodes: u64,
+    /// The node count at which to check the limits next.
+    next_check: u64,
+    limits: SolveLimits,
+    /// The limit hit, if one was.
+    stopped: Option<Stop>,
 }
 
 impl Search {
+    /// Checks the limits at `next_check` nodes. When one is hit, records it in `stopped` and
+    /// lowers the cap to the solutions found, which ends the search as reaching the cap does
+    /// (the hot loop checks nothing else); otherwise sets the next check.
+    #[cold]
+    fn check_limits(&mut self) {
+        if self.nodes >= self.limits.max_nodes {
+            self.stopped = Some(Stop::Nodes);
+            self.cap = self.found;
+            return;
+        }
+        if let Some(deadline) = self.limits.deadline {
+            if Instant::now() >= deadline {
+                self.stopped = Some(Stop::Deadline);
+                self.cap = self.found;
+                return;
+            }
+            self.next_check = self
+                .limits
+                .max_nodes
+                .min(self.nodes.saturating_add(DEADLINE_EVERY));
+        }
+    }
+
     /// Depth-first search below `state` (not yet propagated).
     fn run(&mut self, state: &mut State) {
+        if self.nodes >= self.next_check {
+            self.check_limits();
+            if self.stopped.is_some() {
+                return;
+            }
+        }
+        self.nodes += 1;
         if state.propagate().is_err() {
             return;
         }
@@ -553,6 +702,59 @@ mod tests {
         // An empty cell: no solution.
         g.set(a1, Candidates::NONE);
         assert_eq!(solve(&g), Solutions::None);
+    }
+
+    /// An empty grid with a context that has no solution, which plain backtracking takes tens of
+    /// seconds to refute (issue 10).
+    fn hostile() -> Grid {
+        let context = crate::format::parse_context(
+            "C1: 5,7,8,9 + G2: 1,2,3,6,9 + I2: 1,3,4,6 + A3: 1,4,6,9 + G3: 1,2,3,4,5,6,7,8 + \
+             H3: 1,9 + B5: 1,3,5,9 + C5: 1,3,5,9 + D5: 1,3,5,9 + E5: 1,3,5,9 + F5: 1,3,5,9",
+        )
+        .unwrap();
+        let mut g = Grid::empty();
+        for s in &context {
+            s.apply(&mut g);
+        }
+        g
+    }
+
+    #[test]
+    fn limits_stop_the_search_and_say_so() {
+        let g = grid(INKALA);
+        let unique = Ok(Solutions::Unique(grid(INKALA_SOLUTION)));
+        assert_eq!(solve_within(&g, SolveLimits::default()), unique);
+        let none = SolveLimits {
+            max_nodes: 0,
+            deadline: None,
+        };
+        assert_eq!(solve_within(&g, none), Err(Stop::Nodes));
+        assert_eq!(count_within(&g, 2, none), Err(Stop::Nodes));
+        // A budget of exactly the nodes needed is enough; one less is not.
+        let needed = search(&g, 2, SolveLimits::NONE).nodes;
+        let exact = SolveLimits {
+            max_nodes: needed,
+            deadline: None,
+        };
+        assert_eq!(solve_within(&g, exact), unique);
+        let short = SolveLimits {
+            max_nodes: needed - 1,
+            deadline: None,
+        };
+        assert_eq!(solve_within(&g, short), Err(Stop::Nodes));
+        // A deadline that has passed is seen within DEADLINE_EVERY nodes.
+        let past = SolveLimits {
+            max_nodes: u64::MAX,
+            deadline: Some(Instant::now()),
+        };
+        let s = search(&hostile(), 2, past);
+        assert_eq!(s.stopped, Some(Stop::Deadline));
+        assert!(s.nodes <= DEADLINE_EVERY + 1, "{}", s.nodes);
+        let budget = SolveLimits {
+            max_nodes: 1000,
+            deadline: None,
+        };
+        assert_eq!(solve_within(&hostile(), budget), Err(Stop::Nodes));
     }
 
     #[test]

@@ -17,7 +17,7 @@ use crate::chain::{Chain, ChainLine, Context, Count, LineResult, Marker};
 use crate::decision::DecisionKinds;
 use crate::grid::Grid;
 use crate::propagate::{propagate, Outcome, Profile};
-use crate::solver::{solve, Solutions};
+use crate::solver::{solve_within, Solutions, SolveLimits};
 use crate::statement::Statement;
 use crate::tree::Tree;
 use serde::Serialize;
@@ -263,19 +263,27 @@ impl Analysis {
     }
 
     /// Analyses `puzzle` restricted first by the statements of `given` (an HDP context).
+    ///
+    /// The solution count comes first, from the exact solver within the budget's deadline, or
+    /// without one its default node budget ([`SolveLimits::until`]); a limit it hits ends the
+    /// analysis unsolved (`Timeout`, or `Budget` for the node budget), not "no solution".
     pub fn run_from(puzzle: &Grid, given: &[Statement], options: &Options) -> Analysis {
         let mut grid = *puzzle;
         for s in given {
             s.apply(&mut grid);
         }
         let mut analysis = Analysis::unstarted(grid, given, options);
-        match solve(&grid) {
-            Solutions::None => return analysis,
-            Solutions::Multiple(_) => {
+        match solve_within(&grid, SolveLimits::until(options.budget.deadline)) {
+            Ok(Solutions::None) => return analysis,
+            Ok(Solutions::Multiple(_)) => {
                 analysis.status = Status::MultipleSolutions;
                 return analysis;
             }
-            Solutions::Unique(_) => {}
+            Ok(Solutions::Unique(_)) => {}
+            Err(stop) => {
+                analysis.status = Status::Unsolved(stop.into());
+                return analysis;
+            }
         }
         closure::analyse(&mut analysis);
         analysis

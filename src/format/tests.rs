@@ -6,7 +6,7 @@ use proptest::prelude::*;
 
 const INKALA: &str =
     "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..";
-const TOP95: &str = include_str!("../../../shared/corpora/top95.txt");
+const TOP95: &str = include_str!("../../tests/data/top95.txt");
 
 fn one(text: &str) -> Result<Puzzle, ParseError> {
     let mut all = parse_puzzles(text, InputFormat::Auto);

@@ -529,7 +529,7 @@ mod tests {
     }
 
     fn trees() -> Vec<Tree> {
-        let corpus = include_str!("../../../shared/corpora/top95.txt");
+        let corpus = include_str!("../../tests/data/top95.txt");
         let mut out = Vec::new();
         let opts = Options {
             recording: Recording::ChainAndTree,

@@ -1,15 +1,11 @@
 //! Classification: published trial-and-error depths, invariance under relabelling and
 //! transposition, and the spec §9 calibration.
 
-use crate::common::{corpus, permutation, slice};
+use crate::common::{data, data_slice, data_text, permutation, shared_text};
 use hdp::classify::{classify, ClassifyOptions, Level};
 
-fn shc_examples() -> Vec<(hdp::Grid, u8)> {
-    let path = format!(
-        "{}/../shared/corpora/te-depth/shc-examples-342.tsv",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+/// `puzzle<TAB>published T&E depth` records.
+fn te_examples(text: &str) -> Vec<(hdp::Grid, u8)> {
     text.lines()
         .filter_map(|l| {
             let mut f = l.split('\t');
@@ -18,11 +14,9 @@ fn shc_examples() -> Vec<(hdp::Grid, u8)> {
         .collect()
 }
 
-fn check_te(step: usize) {
-    let examples = shc_examples();
-    assert_eq!(examples.len(), 342);
+fn check_te(examples: &[(hdp::Grid, u8)]) {
     let mut wrong = Vec::new();
-    for (g, published) in examples.iter().step_by(step) {
+    for (g, published) in examples {
         let c = classify(g, &ClassifyOptions::trial_and_error());
         if c.depth != Some(*published) {
             wrong.push(format!(
@@ -37,20 +31,27 @@ fn check_te(step: usize) {
 
 #[test]
 fn te_depth_matches_published_on_a_slice() {
-    check_te(9);
+    let examples = te_examples(&data_text("shc-examples-342-every9.tsv"));
+    assert_eq!(examples.len(), 38);
+    check_te(&examples);
 }
 
 #[test]
 #[ignore = "all 342 examples, a few seconds in release; run by .ci/run"]
 fn te_depth_matches_published_on_all_shc_examples() {
-    check_te(1);
+    let Some(text) = shared_text("te-depth/shc-examples-342.tsv") else {
+        return;
+    };
+    let examples = te_examples(&text);
+    assert_eq!(examples.len(), 342);
+    check_te(&examples);
 }
 
 #[test]
 fn classification_is_invariant_under_relabelling_and_transposition() {
-    let mut puzzles = corpus("top95.txt");
-    puzzles.extend(corpus("hardest.txt"));
-    puzzles.extend(slice("magictour-top1465.txt", 100));
+    let mut puzzles = data("top95.txt");
+    puzzles.extend(data("hardest.txt"));
+    puzzles.extend(data_slice("magictour-top1465-every5.txt", 100));
     for (i, g) in puzzles.iter().enumerate() {
         let opts = ClassifyOptions::default();
         let a = classify(g, &opts);
@@ -78,11 +79,7 @@ fn classification_is_invariant_under_relabelling_and_transposition() {
 #[test]
 fn calibration_cheese_is_deep_and_inkala_is_hard() {
     // Spec §9: the author's "Cheese" is his one `deep` puzzle; Inkala's (spec §8) needs depth 2.
-    let famous = std::fs::read_to_string(format!(
-        "{}/../shared/corpora/famous.tsv",
-        env!("CARGO_MANIFEST_DIR")
-    ))
-    .unwrap();
+    let famous = data_text("famous.tsv");
     let cheese: hdp::Grid = famous
         .lines()
         .find(|l| l.starts_with("Cheese\t"))

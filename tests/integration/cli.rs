@@ -129,11 +129,7 @@ struct Record {
 }
 
 fn batch_input() -> String {
-    let top = std::fs::read_to_string(format!(
-        "{}/../shared/corpora/top95.txt",
-        env!("CARGO_MANIFEST_DIR")
-    ))
-    .unwrap();
+    let top = crate::common::data_text("top95.txt");
     let mut lines: Vec<String> = top.lines().take(30).map(String::from).collect();
     lines.insert(12, "this is not a puzzle".into());
     lines.insert(20, format!("{} a label", ".".repeat(81)));
@@ -276,6 +272,11 @@ fn levels_script_runs_on_a_slice() {
         .arg(format!("{}/analyses/levels.sh", env!("CARGO_MANIFEST_DIR")))
         .arg("5")
         .env("HDP", bin)
+        // The committed slices, so that a clone without ../shared runs it too.
+        .env(
+            "HDP_CORPORA",
+            format!("{}/tests/data", env!("CARGO_MANIFEST_DIR")),
+        )
         .output()
         .unwrap();
     assert!(
@@ -302,11 +303,7 @@ fn propagate_pretty_and_rule_statistics() {
 
 #[test]
 fn classify_with_a_tiny_budget_still_reports_every_line() {
-    let forum = std::fs::read_to_string(format!(
-        "{}/../shared/corpora/forum-hardest-1106.txt",
-        env!("CARGO_MANIFEST_DIR")
-    ))
-    .unwrap();
+    let forum = crate::common::data_text("forum-hardest-1106.txt");
     let input: String = forum.lines().take(12).map(|l| format!("{l}\n")).collect();
     let records = classify(&["--budget", "40"], &input);
     assert_eq!(records.len(), 12);

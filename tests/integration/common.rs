@@ -1,25 +1,55 @@
-//! Corpus access and the soundness check shared by the tests.
+//! Test data and corpus access, and the soundness check shared by the tests.
 
 use hdp::chain::{ChainLine, LineResult, Marker};
 use hdp::engine::{Analysis, Status};
 use hdp::solver::{solve, Solutions};
 use hdp::{Digit, Grid};
 
-/// The corpora live beside the project: `<repo>/../shared/corpora/`.
-pub fn corpus(name: &str) -> Vec<Grid> {
-    let path = format!("{}/../shared/corpora/{name}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+/// Parses one puzzle a line (the first word of each non-empty line).
+fn grids(text: &str) -> Vec<Grid> {
     text.lines()
         .filter(|l| !l.trim().is_empty())
         .map(|l| l.split_whitespace().next().unwrap().parse().unwrap())
         .collect()
 }
 
-/// Every `step`-th puzzle of a corpus, at most `n`.
-pub fn slice(name: &str, n: usize) -> Vec<Grid> {
-    let all = corpus(name);
+/// A committed test data file, `<repo>/tests/data/NAME` (see its README): small slices of the
+/// corpora, so that a fresh clone passes its default tests on its own.
+pub fn data_text(name: &str) -> String {
+    let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// The puzzles of a committed test data file.
+pub fn data(name: &str) -> Vec<Grid> {
+    grids(&data_text(name))
+}
+
+/// Every `step`-th puzzle of a committed test data file, at most `n`.
+pub fn data_slice(name: &str, n: usize) -> Vec<Grid> {
+    let all = data(name);
     let step = (all.len() / n.max(1)).max(1);
     all.into_iter().step_by(step).take(n).collect()
+}
+
+/// A full corpus beside the project, `<repo>/../shared/corpora/NAME`, for the heavy `#[ignore]`d
+/// runs; `None` when it is absent (a clone on its own), after saying so on stderr. Use as
+/// `let Some(text) = shared_text("x.txt") else { return };`.
+pub fn shared_text(name: &str) -> Option<String> {
+    let path = format!("{}/../shared/corpora/{name}", env!("CARGO_MANIFEST_DIR"));
+    match std::fs::read_to_string(&path) {
+        Ok(text) => Some(text),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            eprintln!("skipped: {path} absent (../shared/corpora is not beside the checkout)");
+            None
+        }
+        Err(e) => panic!("{path}: {e}"),
+    }
+}
+
+/// The puzzles of a full corpus beside the project; `None` (after a message) when absent.
+pub fn shared_corpus(name: &str) -> Option<Vec<Grid>> {
+    shared_text(name).map(|t| grids(&t))
 }
 
 pub fn solution(g: &Grid) -> Grid {

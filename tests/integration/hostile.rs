@@ -150,11 +150,7 @@ fn memory_stays_flat_while_streaming_200k_lines() {
         .unwrap();
     let mut stdin = child.stdin.take().unwrap();
     let writer = std::thread::spawn(move || {
-        let top = std::fs::read_to_string(format!(
-            "{}/../shared/corpora/top95.txt",
-            env!("CARGO_MANIFEST_DIR")
-        ))
-        .unwrap();
+        let top = crate::common::data_text("top95.txt");
         let top: Vec<&str> = top.lines().collect();
         for i in 0..200_000usize {
             let line = if i % 100 == 0 {

@@ -3,7 +3,7 @@
 //! so `propagate` and `propagate_from` must reach exactly the reference's grid, or both a
 //! contradiction, under any profile, on real puzzles and on the restricted states the engine makes.
 
-use crate::common::corpus;
+use crate::common::data;
 use hdp::propagate::{propagate, propagate_from, Outcome, Profile, Rule};
 use hdp::{Candidates, Cell, Grid, Unit};
 use proptest::prelude::*;
@@ -193,9 +193,9 @@ fn agrees(ours: Outcome, g: &Grid, expected: Option<Cells>) -> Result<(), String
 fn puzzles() -> &'static Vec<Grid> {
     static P: OnceLock<Vec<Grid>> = OnceLock::new();
     P.get_or_init(|| {
-        let mut v = corpus("top95.txt");
-        v.extend(corpus("forum-hardest-1106.txt").into_iter().take(100));
-        v.extend(corpus("easy50.txt").into_iter().take(20));
+        let mut v = data("top95.txt");
+        v.extend(data("forum-hardest-1106.txt").into_iter().take(100));
+        v.extend(data("easy50.txt").into_iter().take(20));
         v
     })
 }
