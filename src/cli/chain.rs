@@ -1,9 +1,11 @@
 //! `hdp chain`: the HDP chain, the pair reduction analysis, or the decision tree of each puzzle.
 
-use super::{EngineArgs, InputArgs, OutputFormat, EXIT_OK, EXIT_PUZZLE};
+use super::output::error;
+use super::{EngineArgs, InputArgs, Output, OutputFormat, EXIT_OK, EXIT_PUZZLE};
 use clap::{Args, ValueEnum};
 use hdp::engine::{Analysis, PairAnalysis, Recording, Status};
 use hdp::format::{apply_context, parse_context};
+use std::io::Write;
 
 /// Which analysis to run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -57,7 +59,7 @@ impl ChainArgs {
     }
 }
 
-pub fn run(a: &ChainArgs) -> anyhow::Result<i32> {
+pub fn run(a: &ChainArgs, out: &mut Output) -> anyhow::Result<i32> {
     let given = match &a.given {
         Some(text) => parse_context(text)
             .map_err(|e| anyhow::anyhow!("--given: column {}: {}", e.column, e.kind))?,
@@ -85,15 +87,15 @@ pub fn run(a: &ChainArgs) -> anyhow::Result<i32> {
             continue;
         };
         if let Err(e) = apply_context(&p.grid, &given) {
-            eprintln!("hdp: --given: {e}");
+            error(format_args!("--given: {e}"));
             code = EXIT_PUZZLE;
             continue;
         }
         if many && a.format == OutputFormat::Text {
             if i > 0 {
-                println!();
+                writeln!(out)?;
             }
-            println!("# {source} line {}: {}", p.line, p.grid.to_line());
+            writeln!(out, "# {source} line {}: {}", p.line, p.grid.to_line())?;
         }
         if a.variant == Variant::Analysis {
             let mut g = p.grid;
@@ -102,9 +104,10 @@ pub fn run(a: &ChainArgs) -> anyhow::Result<i32> {
             }
             let pa = PairAnalysis::run(&g, &options);
             match a.format {
-                OutputFormat::Json => println!("{}", serde_json::to_string(&pa)?),
-                _ => print!("{pa}"),
+                OutputFormat::Json => out.json_line(&pa)?,
+                _ => write!(out, "{pa}")?,
             }
+            out.flush()?;
             continue;
         }
         options.budget.deadline = a.engine.deadline();
@@ -112,29 +115,29 @@ pub fn run(a: &ChainArgs) -> anyhow::Result<i32> {
         match analysis.status {
             Status::Solved => {}
             Status::NoSolution => {
-                eprintln!(
-                    "hdp: {} line {}: the puzzle has no solution",
-                    source, p.line
-                );
+                error(format_args!(
+                    "{source} line {}: the puzzle has no solution",
+                    p.line
+                ));
                 code = EXIT_PUZZLE;
             }
             Status::MultipleSolutions => {
-                eprintln!(
-                    "hdp: {} line {}: the puzzle has several solutions",
-                    source, p.line
-                );
+                error(format_args!(
+                    "{source} line {}: the puzzle has several solutions",
+                    p.line
+                ));
                 code = EXIT_PUZZLE;
             }
             Status::Unsolved(limit) => {
-                eprintln!("hdp: {source} line {}: unsolved: {limit}", p.line);
+                error(format_args!("{source} line {}: unsolved: {limit}", p.line));
                 code = EXIT_PUZZLE;
             }
         }
         match a.format {
-            OutputFormat::Json => println!("{}", serde_json::to_string(&analysis.record())?),
+            OutputFormat::Json => out.json_line(&analysis.record())?,
             OutputFormat::Dot => match &analysis.tree {
-                Some(t) => print!("{}", t.to_dot()),
-                None => println!("digraph {{}}"),
+                Some(t) => write!(out, "{}", t.to_dot())?,
+                None => writeln!(out, "digraph {{}}")?,
             },
             OutputFormat::Text => {
                 if matches!(
@@ -144,17 +147,20 @@ pub fn run(a: &ChainArgs) -> anyhow::Result<i32> {
                     continue;
                 }
                 if a.steps {
-                    print!("{}", analysis.steps());
+                    write!(out, "{}", analysis.steps())?;
                 } else {
-                    print!("{}", analysis.summary());
+                    write!(out, "{}", analysis.summary())?;
                 }
                 let depth = analysis.depth.map_or("-".to_string(), |d| d.to_string());
-                println!(
+                writeln!(
+                    out,
                     "# {}, depth {depth}, {} tests, {} hypotheses",
                     analysis.status, analysis.counters.tests, analysis.counters.hypotheses
-                );
+                )?;
             }
         }
+        // An analysis takes a while: deliver each puzzle's result as soon as it is known.
+        out.flush()?;
     }
     Ok(code)
 }

@@ -8,7 +8,7 @@ use hdp::format::parse_line;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use serde::Serialize;
-use std::io::{BufRead, BufWriter, IsTerminal, Write};
+use std::io::{BufRead, IsTerminal, Write};
 use std::time::{Duration, Instant};
 
 const LEVELS_HELP: &str = "\
@@ -291,7 +291,7 @@ fn progress(total: Option<u64>) -> ProgressBar {
     }
 }
 
-pub fn run(a: &ClassifyArgs) -> anyhow::Result<i32> {
+pub fn run(a: &ClassifyArgs, out: &mut super::Output) -> anyhow::Result<i32> {
     let mut options = if a.te {
         ClassifyOptions::trial_and_error()
     } else {
@@ -325,8 +325,6 @@ pub fn run(a: &ClassifyArgs) -> anyhow::Result<i32> {
         None
     };
     let bar = progress(total);
-    let stdout = std::io::stdout();
-    let mut out = BufWriter::new(stdout.lock());
     if !a.summary_only && a.format == RecordFormat::Tsv {
         writeln!(out, "{}", COLUMNS.join("\t"))?;
     }

@@ -3,6 +3,7 @@
 mod chain;
 mod classify;
 mod input;
+mod output;
 mod render;
 mod solve;
 
@@ -13,6 +14,7 @@ use hdp::propagate::Profile;
 use std::time::{Duration, Instant};
 
 pub use input::InputArgs;
+pub use output::Output;
 
 /// Exit code: everything went well.
 pub const EXIT_OK: i32 = 0;
@@ -20,12 +22,17 @@ pub const EXIT_OK: i32 = 0;
 pub const EXIT_PUZZLE: i32 = 1;
 /// Exit code: bad usage or an I/O error.
 pub const EXIT_USAGE: i32 = 2;
+/// Exit code: standard output was closed early (`hdp chain FILE | head -1`); the status a shell
+/// reports for a program ended by SIGPIPE (128 + 13), as `cat` or `grep` would give. Nothing is
+/// printed.
+pub const EXIT_BROKEN_PIPE: i32 = 141;
 
 const EXIT_HELP: &str = "\
 Exit codes:
   0  success
   1  a puzzle was invalid, unsolvable, had several solutions, or bad input in a batch
-  2  usage or I/O error
+  2  usage or I/O error (including output that cannot be written, e.g. a full disk)
+  141  standard output was closed early (e.g. piped into `head`); nothing is printed
 
 With no command, hdp prints the HDP chain of Arto Inkala's puzzle (the built-in example).";
 
@@ -145,20 +152,20 @@ impl EngineArgs {
 
 /// Runs the parsed command line; returns the exit code.
 pub fn run(cli: Cli) -> i32 {
+    let mut out = Output::stdout();
     let result = match cli.command {
-        None => chain::run(&chain::ChainArgs::builtin_example()),
-        Some(Command::Chain(a)) => chain::run(&a),
-        Some(Command::Solve(a)) => solve::run_solve(&a),
-        Some(Command::Propagate(a)) => solve::run_propagate(&a),
-        Some(Command::Classify(a)) => classify::run(&a),
-        Some(Command::Render(a)) => render::run_render(&a),
-        Some(Command::Report(a)) => render::run_report(&a),
+        None => chain::run(&chain::ChainArgs::builtin_example(), &mut out),
+        Some(Command::Chain(a)) => chain::run(&a, &mut out),
+        Some(Command::Solve(a)) => solve::run_solve(&a, &mut out),
+        Some(Command::Propagate(a)) => solve::run_propagate(&a, &mut out),
+        Some(Command::Classify(a)) => classify::run(&a, &mut out),
+        Some(Command::Render(a)) => render::run_render(&a, &mut out),
+        Some(Command::Report(a)) => render::run_report(&a, &mut out),
     };
-    match result {
+    // What was written before an error is still delivered; the first error decides.
+    let flushed = std::io::Write::flush(&mut out);
+    match result.and_then(|code| flushed.map(|()| code).map_err(Into::into)) {
         Ok(code) => code,
-        Err(e) => {
-            eprintln!("hdp: {e:#}");
-            EXIT_USAGE
-        }
+        Err(e) => output::failure(&e),
     }
 }

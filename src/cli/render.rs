@@ -1,7 +1,8 @@
 //! `hdp render` (tree, grid and step pictures) and `hdp report` (HTML reports).
 
 use super::chain::Variant;
-use super::{EngineArgs, InputArgs, EXIT_OK, EXIT_PUZZLE};
+use super::output::error;
+use super::{EngineArgs, InputArgs, Output, EXIT_OK, EXIT_PUZZLE};
 use clap::{Args, Subcommand};
 use hdp::engine::{Analysis, PairAnalysis, Recording};
 use hdp::format::{apply_context, parse_context, parse_line, Puzzle};
@@ -104,7 +105,7 @@ fn first_puzzle(input: &InputArgs) -> anyhow::Result<Result<Puzzle, i32>> {
         .ok_or(EXIT_PUZZLE))
 }
 
-pub fn run_render(a: &RenderArgs) -> anyhow::Result<i32> {
+pub fn run_render(a: &RenderArgs, _out: &mut Output) -> anyhow::Result<i32> {
     match &a.what {
         RenderWhat::Tree {
             input,
@@ -137,7 +138,7 @@ pub fn run_render(a: &RenderArgs) -> anyhow::Result<i32> {
                 options.recording = Recording::ChainAndTree;
                 let analysis = Analysis::run(&p.grid, &options);
                 let Some(tree) = analysis.tree else {
-                    eprintln!("hdp: no tree: {}", analysis.status);
+                    error(format_args!("no tree: {}", analysis.status));
                     return Ok(EXIT_PUZZLE);
                 };
                 tree_svg(&tree, &style)
@@ -162,7 +163,7 @@ pub fn run_render(a: &RenderArgs) -> anyhow::Result<i32> {
             let mut g = match apply_context(&p.grid, &context) {
                 Ok(g) => g,
                 Err(e) => {
-                    eprintln!("hdp: --given: {e}");
+                    error(format_args!("--given: {e}"));
                     return Ok(EXIT_PUZZLE);
                 }
             };
@@ -192,7 +193,7 @@ pub fn run_render(a: &RenderArgs) -> anyhow::Result<i32> {
                 write(&output.join(name), &svg)?;
             }
             if !analysis.is_solved() {
-                eprintln!("hdp: {}", analysis.status);
+                error(format_args!("{}", analysis.status));
                 return Ok(EXIT_PUZZLE);
             }
         }
@@ -269,7 +270,7 @@ fn collection(text: &str) -> Vec<(usize, String, Result<Puzzle, hdp::ParseError>
     out
 }
 
-pub fn run_report(a: &ReportArgs) -> anyhow::Result<i32> {
+pub fn run_report(a: &ReportArgs, _out: &mut Output) -> anyhow::Result<i32> {
     let options = a.engine.options();
     let Some(index) = &a.index else {
         let p = match first_puzzle(&a.input)? {
@@ -299,7 +300,7 @@ pub fn run_report(a: &ReportArgs) -> anyhow::Result<i32> {
         let p = match p {
             Ok(p) => p,
             Err(e) => {
-                eprintln!("hdp: {}: {e}", index.display());
+                error(format_args!("{}: {e}", index.display()));
                 code = EXIT_PUZZLE;
                 continue;
             }

@@ -1,10 +1,12 @@
 //! `hdp solve` and `hdp propagate`.
 
-use super::{InputArgs, OutputFormat, EXIT_OK, EXIT_PUZZLE};
+use super::output::stderr_line;
+use super::{InputArgs, Output, OutputFormat, EXIT_OK, EXIT_PUZZLE};
 use clap::Args;
 use hdp::format::{to_pencil, to_pretty, GridJson};
 use hdp::propagate::{propagate_counting, Outcome, Profile, Stats};
 use hdp::solver::{solve, Solutions};
+use std::io::Write;
 
 /// `hdp solve`.
 #[derive(Args, Debug)]
@@ -41,11 +43,11 @@ pub struct PropagateArgs {
     pub format: OutputFormat,
 }
 
-pub fn run_solve(a: &SolveArgs) -> anyhow::Result<i32> {
+pub fn run_solve(a: &SolveArgs, out: &mut Output) -> anyhow::Result<i32> {
     let mut code = EXIT_OK;
     for r in a.input.read_all()? {
         let Some(p) = r.ok_or_report() else {
-            println!("error");
+            writeln!(out, "error")?;
             code = EXIT_PUZZLE;
             continue;
         };
@@ -70,20 +72,20 @@ pub fn run_solve(a: &SolveArgs) -> anyhow::Result<i32> {
                     "solutions": count,
                     "solution": solution,
                 });
-                println!("{v}");
+                writeln!(out, "{v}")?;
             }
-            _ if a.count => println!("{count}"),
-            _ => println!("{text}"),
+            _ if a.count => writeln!(out, "{count}")?,
+            _ => writeln!(out, "{text}")?,
         }
     }
     Ok(code)
 }
 
-pub fn run_propagate(a: &PropagateArgs) -> anyhow::Result<i32> {
+pub fn run_propagate(a: &PropagateArgs, out: &mut Output) -> anyhow::Result<i32> {
     let mut code = EXIT_OK;
     for r in a.input.read_all()? {
         let Some(p) = r.ok_or_report() else {
-            println!("error");
+            writeln!(out, "error")?;
             code = EXIT_PUZZLE;
             continue;
         };
@@ -92,7 +94,7 @@ pub fn run_propagate(a: &PropagateArgs) -> anyhow::Result<i32> {
         let outcome = propagate_counting(&mut g, &a.profile, &mut stats);
         if a.stats && a.format != OutputFormat::Json {
             let counts: Vec<String> = stats.iter().map(|(r, n)| format!("{r} {n}")).collect();
-            eprintln!("line {}: {}", p.line, counts.join(", "));
+            stderr_line(format_args!("line {}: {}", p.line, counts.join(", ")));
         }
         let status = match outcome {
             Outcome::Solved => "solved".to_string(),
@@ -116,20 +118,20 @@ pub fn run_propagate(a: &PropagateArgs) -> anyhow::Result<i32> {
                     "grid": GridJson::from_grid(&g),
                     "rules": rules,
                 });
-                println!("{v}");
+                writeln!(out, "{v}")?;
             }
-            _ if a.pretty => print!("{}", to_pretty(&g)),
+            _ if a.pretty => write!(out, "{}", to_pretty(&g))?,
             _ if a.candidates => {
-                print!("{}", to_pencil(&g));
+                write!(out, "{}", to_pencil(&g))?;
                 if !matches!(outcome, Outcome::Open | Outcome::Solved) {
-                    println!("{status}");
+                    writeln!(out, "{status}")?;
                 }
             }
             _ => {
                 if let Outcome::Contradiction(c) = outcome {
-                    println!("contradiction: {c}");
+                    writeln!(out, "contradiction: {c}")?;
                 } else {
-                    println!("{}", g.to_line());
+                    writeln!(out, "{}", g.to_line())?;
                 }
             }
         }

@@ -1,0 +1,107 @@
+//! The one way results reach standard output, and diagnostics standard error.
+//!
+//! Every command writes its results through one [`Output`]: a buffered, locked stdout whose
+//! errors are marked as output errors. `cli::run` flushes it at the end and maps any error once
+//! ([`failure`]): a closed pipe (`hdp chain FILE | head -1`) ends quietly with
+//! [`EXIT_BROKEN_PIPE`](super::EXIT_BROKEN_PIPE), any other write error (a full disk) is one message
+//! and [`EXIT_USAGE`](super::EXIT_USAGE). Nothing here panics: diagnostics that cannot be written
+//! to stderr are dropped.
+
+use super::{EXIT_BROKEN_PIPE, EXIT_USAGE};
+use serde::Serialize;
+use std::io::{self, BufWriter, StdoutLock, Write};
+
+/// Buffered, locked standard output; every error it returns is an [`OutputError`].
+pub struct Output {
+    inner: BufWriter<StdoutLock<'static>>,
+}
+
+/// A failure to write results: carried inside the `io::Error` an [`Output`] returns, so that it
+/// is recognised at the top however it travelled (`?`, `anyhow`, serde_json).
+#[derive(Debug)]
+pub struct OutputError(io::Error);
+
+impl std::fmt::Display for OutputError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // "No space left on device", without the "(os error 28)" suffix.
+        let text = self.0.to_string();
+        let text = text.split(" (os error").next().unwrap_or(&text);
+        write!(f, "cannot write output: {text}")
+    }
+}
+
+impl std::error::Error for OutputError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.0)
+    }
+}
+
+fn mark(e: io::Error) -> io::Error {
+    if as_output_error(&e).is_some() {
+        return e;
+    }
+    io::Error::new(e.kind(), OutputError(e))
+}
+
+fn as_output_error(e: &io::Error) -> Option<&OutputError> {
+    e.get_ref().and_then(|i| i.downcast_ref::<OutputError>())
+}
+
+impl Output {
+    /// Standard output, locked for the whole run.
+    pub fn stdout() -> Output {
+        Output {
+            inner: BufWriter::with_capacity(64 * 1024, io::stdout().lock()),
+        }
+    }
+
+    /// One JSON Lines record: the value, then a newline.
+    pub fn json_line<T: Serialize>(&mut self, value: &T) -> io::Result<()> {
+        serde_json::to_writer(&mut *self, value).map_err(|e| mark(io::Error::from(e)))?;
+        self.write_all(b"\n")
+    }
+}
+
+impl Write for Output {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.inner.write(buf).map_err(mark)
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        self.inner.write_all(buf).map_err(mark)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush().map_err(mark)
+    }
+}
+
+/// An error message on stderr, `hdp: ` first; never panics.
+pub fn error(msg: std::fmt::Arguments<'_>) {
+    let _ = writeln!(io::stderr().lock(), "hdp: {msg}");
+}
+
+/// A line on stderr that was asked for (e.g. `--stats`), kept under `--quiet`; never panics.
+pub fn stderr_line(msg: std::fmt::Arguments<'_>) {
+    let _ = writeln!(io::stderr().lock(), "{msg}");
+}
+
+/// The exit code for an error that ended a command, after printing it once (a closed output
+/// pipe is not printed).
+pub fn failure(e: &anyhow::Error) -> i32 {
+    for cause in e.chain() {
+        let found = cause
+            .downcast_ref::<io::Error>()
+            .and_then(as_output_error)
+            .or_else(|| cause.downcast_ref::<OutputError>());
+        if let Some(o) = found {
+            if o.0.kind() == io::ErrorKind::BrokenPipe {
+                return EXIT_BROKEN_PIPE;
+            }
+            error(format_args!("{o}"));
+            return EXIT_USAGE;
+        }
+    }
+    error(format_args!("{e:#}"));
+    EXIT_USAGE
+}

@@ -1,0 +1,108 @@
+//! The `hdp` binary under faults: a reader that goes away (`| head -1`), a full disk
+//! (`> /dev/full`). Every command ends with the documented exit code and at most one clean
+//! message, never a panic. The input is generated here, so these tests do not need `../shared`.
+
+use std::io::{BufRead, BufReader};
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+const INKALA: &str =
+    "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..";
+
+/// The documented exit code when standard output is closed early (`EXIT_BROKEN_PIPE`).
+const EXIT_BROKEN_PIPE: i32 = 141;
+
+/// A file of `n` copies of Inkala's puzzle in a fresh temporary directory.
+fn puzzles(name: &str, n: usize) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("hdp-faults-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("puzzles.txt");
+    std::fs::write(&path, format!("{INKALA}\n").repeat(n)).unwrap();
+    path
+}
+
+fn bin() -> Command {
+    Command::new(assert_cmd::cargo::cargo_bin("hdp"))
+}
+
+/// The commands and formats that write results to stdout, as argument lists.
+const COMMANDS: [&[&str]; 8] = [
+    &["chain"],
+    &["chain", "--format", "json"],
+    &["chain", "--format", "dot"],
+    &["solve"],
+    &["solve", "--format", "json"],
+    &["propagate"],
+    &["propagate", "--format", "json"],
+    &["classify", "--jobs", "1"],
+];
+
+fn label(args: &[&str]) -> String {
+    args.join(" ")
+}
+
+#[test]
+fn a_closed_pipe_ends_quietly_with_the_documented_code() {
+    // 4000 lines: far more output than a pipe and the writer's buffer hold.
+    let input = puzzles("pipe", 4000);
+    for args in COMMANDS {
+        let mut child = bin()
+            .args(args)
+            .arg(&input)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut first = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut first)
+            .unwrap();
+        assert!(!first.is_empty(), "{}: no output", label(args));
+        // The reader is dropped here: the pipe is closed with output still to come.
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!err.contains("panicked"), "{}: {err}", label(args));
+        assert!(
+            !err.contains("Broken pipe") && !err.contains("os error"),
+            "{}: a closed pipe is not an error to print: {err}",
+            label(args)
+        );
+        assert_eq!(
+            out.status.code(),
+            Some(EXIT_BROKEN_PIPE),
+            "{}: {err}",
+            label(args)
+        );
+    }
+}
+
+#[test]
+fn a_full_disk_is_one_clean_error_and_exit_2() {
+    if !std::path::Path::new("/dev/full").exists() {
+        eprintln!("skipped: no /dev/full on this system");
+        return;
+    }
+    let input = puzzles("full", 2000);
+    for args in COMMANDS {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let out = bin()
+            .args(args)
+            .arg(&input)
+            .stdout(full)
+            .stderr(Stdio::piped())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!err.contains("panicked"), "{}: {err}", label(args));
+        assert_eq!(
+            err.trim_end(),
+            "hdp: cannot write output: No space left on device",
+            "{}",
+            label(args)
+        );
+        assert_eq!(out.status.code(), Some(2), "{}: {err}", label(args));
+    }
+}
