@@ -1,10 +1,11 @@
 //! `hdp chain`: the HDP chain, the pair reduction analysis, or the decision tree of each puzzle.
 
 use super::output::error;
-use super::{EngineArgs, InputArgs, Output, OutputFormat, EXIT_OK, EXIT_PUZZLE};
+use super::{ChainFormat, EngineArgs, InputArgs, Output, EXIT_OK, EXIT_PUZZLE};
 use clap::{Args, ValueEnum};
 use hdp::engine::{Analysis, PairAnalysis, Recording, Status};
 use hdp::format::{apply_context, parse_context};
+use hdp::render::pair_analysis_tree;
 use std::io::Write;
 
 /// Which analysis to run.
@@ -32,18 +33,32 @@ pub struct ChainArgs {
     /// Which analysis to run.
     #[arg(long, value_enum, default_value_t = Variant::Full)]
     pub variant: Variant,
-    /// Print every step (STA after each fact, HYP, INC) with its 81-character position.
+    /// Print every step (STA after each fact, HYP, INC) with its 81-character position (text
+    /// format; JSON always holds the steps).
     #[arg(long)]
     pub steps: bool,
     /// Start from this context, e.g. "I8: 2,7 + G7: 3,9".
     #[arg(long)]
     pub given: Option<String>,
     /// Output format: text (the notation), json (the whole analysis), dot (the decision tree).
-    #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
-    pub format: OutputFormat,
+    #[arg(long, value_enum, default_value_t = ChainFormat::Text)]
+    pub format: ChainFormat,
 }
 
 impl ChainArgs {
+    /// Value combinations that would be ignored.
+    pub fn check(&self) -> Result<(), String> {
+        if self.steps && self.format != ChainFormat::Text {
+            return Err(
+                "--steps applies to --format text (the JSON record always holds the steps)".into(),
+            );
+        }
+        if self.steps && self.variant == Variant::Analysis {
+            return Err("--steps cannot be used with --variant analysis (it has no steps)".into());
+        }
+        Ok(())
+    }
+
     /// The command run by `hdp` with no arguments: the chain of the built-in example.
     pub fn builtin_example() -> ChainArgs {
         use clap::Parser;
@@ -72,7 +87,7 @@ pub fn run(a: &ChainArgs, out: &mut Output) -> anyhow::Result<i32> {
         Variant::Vdpr => 3,
         _ => options.max_depth,
     };
-    options.recording = if a.format == OutputFormat::Dot {
+    options.recording = if a.format == ChainFormat::Dot {
         Recording::ChainAndTree
     } else {
         Recording::Chain
@@ -91,7 +106,7 @@ pub fn run(a: &ChainArgs, out: &mut Output) -> anyhow::Result<i32> {
             code = EXIT_PUZZLE;
             continue;
         }
-        if many && a.format == OutputFormat::Text {
+        if many && a.format == ChainFormat::Text {
             if i > 0 {
                 writeln!(out)?;
             }
@@ -104,8 +119,9 @@ pub fn run(a: &ChainArgs, out: &mut Output) -> anyhow::Result<i32> {
             }
             let pa = PairAnalysis::run(&g, &options);
             match a.format {
-                OutputFormat::Json => out.json_line(&pa)?,
-                _ => write!(out, "{pa}")?,
+                ChainFormat::Json => out.json_line(&pa)?,
+                ChainFormat::Dot => write!(out, "{}", pair_analysis_tree(&pa).to_dot())?,
+                ChainFormat::Text => write!(out, "{pa}")?,
             }
             out.flush()?;
             continue;
@@ -134,12 +150,12 @@ pub fn run(a: &ChainArgs, out: &mut Output) -> anyhow::Result<i32> {
             }
         }
         match a.format {
-            OutputFormat::Json => out.json_line(&analysis.record())?,
-            OutputFormat::Dot => match &analysis.tree {
+            ChainFormat::Json => out.json_line(&analysis.record())?,
+            ChainFormat::Dot => match &analysis.tree {
                 Some(t) => write!(out, "{}", t.to_dot())?,
                 None => writeln!(out, "digraph {{}}")?,
             },
-            OutputFormat::Text => {
+            ChainFormat::Text => {
                 if matches!(
                     analysis.status,
                     Status::NoSolution | Status::MultipleSolutions

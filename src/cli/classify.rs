@@ -51,8 +51,8 @@ pub struct ClassifyArgs {
     /// (overrides --decisions, --profile and --proof).
     #[arg(long)]
     pub te: bool,
-    /// Worker threads (default: all cores).
-    #[arg(long, short = 'j')]
+    /// Worker threads, 1 to 1024 (default: all cores).
+    #[arg(long, short = 'j', value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1024))]
     pub jobs: Option<usize>,
     /// Process every N-th puzzle line starting at I (0-based), written I/N.
     #[arg(long, value_parser = parse_shard)]

@@ -64,15 +64,24 @@ pub enum Command {
     Report(render::ReportArgs),
 }
 
-/// Output format for results on stdout.
+/// `chain --format`: results on stdout.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum OutputFormat {
+pub enum ChainFormat {
     /// Plain text in the notation.
     Text,
     /// JSON (one document per puzzle, one per line).
     Json,
-    /// Graphviz DOT of the decision tree (chain only).
+    /// Graphviz DOT of the decision tree (with --variant analysis: the first-level tree).
     Dot,
+}
+
+/// `solve --format`, `propagate --format`: results on stdout.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ResultFormat {
+    /// Plain text, one result per puzzle.
+    Text,
+    /// JSON (one document per puzzle, one per line).
+    Json,
 }
 
 /// The engine settings shared by the commands that analyse.
@@ -93,12 +102,37 @@ pub struct EngineArgs {
     /// How hypotheses are walked.
     #[arg(long, value_enum, default_value_t = WalkArg::BreadthFirst)]
     pub walk: WalkArg,
-    /// The most branch tests per puzzle; past it the analysis ends with UNS.
-    #[arg(long)]
+    /// The most branch tests per puzzle (at least 1); past it the analysis ends with UNS.
+    #[arg(long, value_parser = parse_budget)]
     pub budget: Option<u64>,
-    /// The most seconds per puzzle; past it the analysis ends with UNS.
-    #[arg(long)]
+    /// The most seconds per puzzle (a number above 0, e.g. 0.5); past it the analysis ends with UNS.
+    #[arg(long, value_parser = parse_timeout, allow_hyphen_values = true)]
     pub timeout: Option<f64>,
+}
+
+/// `--budget`: a number of branch tests, at least 1.
+fn parse_budget(s: &str) -> Result<u64, String> {
+    match s.trim().parse::<u64>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err(format!(
+            "the budget must be a whole number of tests, at least 1, got {s}"
+        )),
+    }
+}
+
+/// `--timeout`: a finite number of seconds above zero.
+fn parse_timeout(s: &str) -> Result<f64, String> {
+    let t: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("expected a number of seconds, got {s:?}"))?;
+    if t.is_finite() && t > 0.0 {
+        Ok(t)
+    } else {
+        Err(format!(
+            "the timeout must be a finite number of seconds above 0, got {s}"
+        ))
+    }
 }
 
 /// `--proof`.
@@ -148,6 +182,42 @@ impl EngineArgs {
             .filter(|t| t.is_finite() && *t >= 0.0)
             .map(|t| Instant::now() + Duration::from_secs_f64(t.min(1e9)))
     }
+}
+
+impl Cli {
+    /// Combinations of option values that clap's argument relations cannot express (they depend
+    /// on a value, not on presence), checked before anything runs: a message for the usage error.
+    /// On error: the (sub)command path, for its usage line, and the message.
+    pub fn check(&self) -> Result<(), (Vec<&'static str>, String)> {
+        let (path, result) = match &self.command {
+            Some(Command::Chain(a)) => (vec!["chain"], a.check()),
+            Some(Command::Solve(a)) => (vec!["solve"], a.check()),
+            Some(Command::Propagate(a)) => (vec!["propagate"], a.check()),
+            Some(Command::Render(a)) => (vec!["render", a.what.name()], a.check()),
+            _ => (vec![], Ok(())),
+        };
+        result.map_err(|msg| (path, msg))
+    }
+}
+
+/// Parses the command line and checks it; usage errors exit 2 with clap's message.
+pub fn parse() -> Cli {
+    use clap::CommandFactory;
+    let cli = Cli::parse();
+    if let Err((path, msg)) = cli.check() {
+        let mut cmd = Cli::command();
+        cmd.build();
+        let mut sub = cmd;
+        for name in path {
+            match sub.find_subcommand(name) {
+                Some(s) => sub = s.clone(),
+                None => break,
+            }
+        }
+        sub.error(clap::error::ErrorKind::ArgumentConflict, msg)
+            .exit();
+    }
+    cli
 }
 
 /// Runs the parsed command line; returns the exit code.

@@ -11,6 +11,7 @@ use hdp::render::{
     grid_svg, index_html, pair_analysis_tree, report, steps_svgs, tree_svg, GridStyle, IndexEntry,
     TreeStyle,
 };
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// `hdp render`.
@@ -32,10 +33,11 @@ pub enum RenderWhat {
         /// analysis (first level), pr, dpr, vdpr or full.
         #[arg(long, value_enum, default_value_t = Variant::Full)]
         variant: Variant,
-        /// Draw every recorded node, not only the decisions that produced facts.
+        /// Draw every recorded node, not only the decisions that produced facts (the analysis
+        /// tree always has every node).
         #[arg(long)]
         all: bool,
-        /// Output file.
+        /// Output file, or - for standard output.
         #[arg(short, long, default_value = "tree.svg")]
         output: PathBuf,
     },
@@ -49,7 +51,7 @@ pub enum RenderWhat {
         /// Draw the puzzle as given instead of the propagated position.
         #[arg(long)]
         raw: bool,
-        /// Output file.
+        /// Output file, or - for standard output.
         #[arg(short, long, default_value = "grid.svg")]
         output: PathBuf,
     },
@@ -60,7 +62,7 @@ pub enum RenderWhat {
         #[command(flatten)]
         engine: EngineArgs,
         /// Output directory.
-        #[arg(short, long, default_value = "steps")]
+        #[arg(short, long, default_value = "steps", value_parser = parse_dir)]
         output: PathBuf,
     },
 }
@@ -74,7 +76,7 @@ pub struct ReportArgs {
     pub engine: EngineArgs,
     /// A collection (one puzzle per line, or TSV with a puzzle column; the first other column
     /// names it): a report per puzzle and an index page by level.
-    #[arg(long)]
+    #[arg(long, conflicts_with_all = ["inputs", "input_format"])]
     pub index: Option<PathBuf>,
     /// Title of the page (single puzzle).
     #[arg(long)]
@@ -83,8 +85,51 @@ pub struct ReportArgs {
     #[arg(long, default_value_t = 60)]
     pub max_steps: usize,
     /// Output directory.
-    #[arg(short, long, default_value = "report")]
+    #[arg(short, long, default_value = "report", value_parser = parse_dir)]
     pub output: PathBuf,
+}
+
+impl RenderWhat {
+    /// The subcommand's name.
+    pub fn name(&self) -> &'static str {
+        match self {
+            RenderWhat::Tree { .. } => "tree",
+            RenderWhat::Grid { .. } => "grid",
+            RenderWhat::Steps { .. } => "steps",
+        }
+    }
+}
+
+impl RenderArgs {
+    /// Value combinations that would be ignored.
+    pub fn check(&self) -> Result<(), String> {
+        match &self.what {
+            RenderWhat::Tree { variant, all, .. } if *all && *variant == Variant::Analysis => Err(
+                "--all cannot be used with --variant analysis (that tree always has every node)"
+                    .into(),
+            ),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// An output directory: `-` (standard output) cannot hold several files.
+fn parse_dir(s: &str) -> Result<PathBuf, String> {
+    if s == "-" {
+        Err("this writes several files: give a directory (- is only for single files)".into())
+    } else {
+        Ok(PathBuf::from(s))
+    }
+}
+
+/// Writes a single-file result to `path`, or to standard output when `path` is `-`.
+fn write_file(out: &mut Output, path: &Path, content: &str) -> anyhow::Result<()> {
+    if path.as_os_str() == "-" {
+        out.write_all(content.as_bytes())?;
+        Ok(())
+    } else {
+        write(path, content)
+    }
 }
 
 fn write(path: &Path, content: &str) -> anyhow::Result<()> {
@@ -105,7 +150,7 @@ fn first_puzzle(input: &InputArgs) -> anyhow::Result<Result<Puzzle, i32>> {
         .ok_or(EXIT_PUZZLE))
 }
 
-pub fn run_render(a: &RenderArgs, _out: &mut Output) -> anyhow::Result<i32> {
+pub fn run_render(a: &RenderArgs, out: &mut Output) -> anyhow::Result<i32> {
     match &a.what {
         RenderWhat::Tree {
             input,
@@ -143,7 +188,7 @@ pub fn run_render(a: &RenderArgs, _out: &mut Output) -> anyhow::Result<i32> {
                 };
                 tree_svg(&tree, &style)
             };
-            write(output, &svg)?;
+            write_file(out, output, &svg)?;
         }
         RenderWhat::Grid {
             input,
@@ -177,7 +222,7 @@ pub fn run_render(a: &RenderArgs, _out: &mut Output) -> anyhow::Result<i32> {
                 removed: (!raw).then_some(before),
                 caption: given.clone(),
             };
-            write(output, &grid_svg(&g, &style))?;
+            write_file(out, output, &grid_svg(&g, &style))?;
         }
         RenderWhat::Steps {
             input,

@@ -1,7 +1,7 @@
 //! `hdp solve` and `hdp propagate`.
 
 use super::output::stderr_line;
-use super::{InputArgs, Output, OutputFormat, EXIT_OK, EXIT_PUZZLE};
+use super::{InputArgs, Output, ResultFormat, EXIT_OK, EXIT_PUZZLE};
 use clap::Args;
 use hdp::format::{to_pencil, to_pretty, GridJson};
 use hdp::propagate::{propagate_counting, Outcome, Profile, Stats};
@@ -13,12 +13,13 @@ use std::io::Write;
 pub struct SolveArgs {
     #[command(flatten)]
     pub input: InputArgs,
-    /// Print the number of solutions (capped at 2) instead of the solution.
+    /// Print the number of solutions (capped at 2) instead of the solution (text format; JSON
+    /// always holds the count).
     #[arg(long)]
     pub count: bool,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
-    pub format: OutputFormat,
+    #[arg(long, value_enum, default_value_t = ResultFormat::Text)]
+    pub format: ResultFormat,
 }
 
 /// `hdp propagate`.
@@ -32,15 +33,47 @@ pub struct PropagateArgs {
     /// Print the reduced position as a 9-line grid.
     #[arg(long, conflicts_with = "candidates")]
     pub pretty: bool,
-    /// Print how often each rule applied (to stderr; in JSON, a `rules` object).
+    /// Print how often each rule applied, to stderr (text format; JSON always holds a `rules`
+    /// object).
     #[arg(long)]
     pub stats: bool,
     /// Propagation profile: default or singles (or a rule list).
     #[arg(long, default_value = "default")]
     pub profile: Profile,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
-    pub format: OutputFormat,
+    #[arg(long, value_enum, default_value_t = ResultFormat::Text)]
+    pub format: ResultFormat,
+}
+
+impl SolveArgs {
+    /// Value combinations that would be ignored.
+    pub fn check(&self) -> Result<(), String> {
+        if self.count && self.format != ResultFormat::Text {
+            return Err("--count applies to --format text (JSON always holds `solutions`)".into());
+        }
+        Ok(())
+    }
+}
+
+impl PropagateArgs {
+    /// Value combinations that would be ignored.
+    pub fn check(&self) -> Result<(), String> {
+        if self.format == ResultFormat::Text {
+            return Ok(());
+        }
+        for (given, name) in [
+            (self.pretty, "--pretty"),
+            (self.candidates, "--candidates"),
+            (self.stats, "--stats"),
+        ] {
+            if given {
+                return Err(format!(
+                    "{name} applies to --format text (JSON always holds the grid and the rules)"
+                ));
+            }
+        }
+        Ok(())
+    }
 }
 
 pub fn run_solve(a: &SolveArgs, out: &mut Output) -> anyhow::Result<i32> {
@@ -61,7 +94,7 @@ pub fn run_solve(a: &SolveArgs, out: &mut Output) -> anyhow::Result<i32> {
             code = EXIT_PUZZLE;
         }
         match a.format {
-            OutputFormat::Json => {
+            ResultFormat::Json => {
                 let solution = match &s {
                     Solutions::Unique(g) => Some(g.to_line()),
                     _ => None,
@@ -92,7 +125,7 @@ pub fn run_propagate(a: &PropagateArgs, out: &mut Output) -> anyhow::Result<i32>
         let mut g = p.grid;
         let mut stats = Stats::default();
         let outcome = propagate_counting(&mut g, &a.profile, &mut stats);
-        if a.stats && a.format != OutputFormat::Json {
+        if a.stats && a.format != ResultFormat::Json {
             let counts: Vec<String> = stats.iter().map(|(r, n)| format!("{r} {n}")).collect();
             stderr_line(format_args!("line {}: {}", p.line, counts.join(", ")));
         }
@@ -105,7 +138,7 @@ pub fn run_propagate(a: &PropagateArgs, out: &mut Output) -> anyhow::Result<i32>
             }
         };
         match a.format {
-            OutputFormat::Json => {
+            ResultFormat::Json => {
                 let rules: serde_json::Map<String, serde_json::Value> = stats
                     .iter()
                     .map(|(r, n)| (r.name().to_string(), n.into()))

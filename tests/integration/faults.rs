@@ -106,3 +106,77 @@ fn a_full_disk_is_one_clean_error_and_exit_2() {
         assert_eq!(out.status.code(), Some(2), "{}: {err}", label(args));
     }
 }
+
+/// Option values and combinations that would be wrong or silently ignored: each is a usage
+/// error (exit 2) naming the option, before any work is done.
+#[test]
+fn bad_values_and_meaningless_combinations_are_usage_errors() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["chain", "--timeout", "-1"], "--timeout"),
+        (&["chain", "--timeout=-1"], "--timeout"),
+        (&["chain", "--timeout", "nan"], "--timeout"),
+        (&["chain", "--timeout", "inf"], "--timeout"),
+        (&["chain", "--timeout", "0"], "--timeout"),
+        (&["classify", "--timeout", "-0.5"], "--timeout"),
+        (&["report", "--timeout", "NaN"], "--timeout"),
+        (&["chain", "--budget", "0"], "--budget"),
+        (&["classify", "--budget", "0"], "--budget"),
+        (&["classify", "--jobs", "0"], "--jobs"),
+        (&["classify", "--jobs", "100000"], "--jobs"),
+        (&["chain", "--steps", "--format", "json"], "--steps"),
+        (&["chain", "--steps", "--format", "dot"], "--steps"),
+        (&["chain", "--steps", "--variant", "analysis"], "--steps"),
+        (&["solve", "--count", "--format", "json"], "--count"),
+        (&["solve", "--format", "dot"], "dot"),
+        (&["propagate", "--format", "dot"], "dot"),
+        (&["propagate", "--pretty", "--format", "json"], "--pretty"),
+        (
+            &["propagate", "--candidates", "--format", "json"],
+            "--candidates",
+        ),
+        (&["propagate", "--stats", "--format", "json"], "--stats"),
+        (
+            &["render", "tree", "--all", "--variant", "analysis"],
+            "--all",
+        ),
+        (&["render", "steps", "-o", "-"], "--output"),
+        (&["report", "-o", "-"], "--output"),
+        (&["report", "--index", "some.tsv", INKALA], "--index"),
+        (
+            &["report", "--index", "some.tsv", "--input-format", "line"],
+            "--index",
+        ),
+    ];
+    for (args, names) in cases {
+        let out = bin().args(*args).stdin(Stdio::null()).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{}: {err}", label(args));
+        assert!(out.stdout.is_empty(), "{}", label(args));
+        assert!(err.starts_with("error: "), "{}: {err}", label(args));
+        assert!(err.contains(names), "{}: {err}", label(args));
+    }
+}
+
+/// `-o -` writes a single-file picture to standard output.
+#[test]
+fn dash_output_is_standard_output() {
+    for args in [
+        &["render", "tree", "--variant", "pr", "-o", "-"][..],
+        &["render", "grid", "-o", "-"],
+    ] {
+        let out = bin().args(args).arg(INKALA).output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", label(args));
+        let svg = String::from_utf8(out.stdout).unwrap();
+        assert!(svg.starts_with("<svg"), "{}: {svg}", label(args));
+        roxmltree::Document::parse(&svg).unwrap();
+    }
+    // The first-level tree of the pair reduction analysis, as DOT.
+    let out = bin()
+        .args(["chain", "--variant", "analysis", "--format", "dot", INKALA])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8(out.stdout)
+        .unwrap()
+        .starts_with("digraph"));
+}
