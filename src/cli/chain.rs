@@ -96,13 +96,23 @@ pub fn run(a: &ChainArgs, out: &mut Output) -> anyhow::Result<i32> {
     let reads = a.input.read_all()?;
     let many = reads.len() > 1;
     for (i, r) in reads.into_iter().enumerate() {
-        let source = r.source.clone();
-        let Some(p) = r.ok_or_report() else {
-            code = EXIT_PUZZLE;
-            continue;
+        let source = r.source;
+        let p = match r.puzzle {
+            Ok(p) => p,
+            Err(e) => {
+                error(format_args!("{source}: {e}"));
+                if a.format == ChainFormat::Json {
+                    out.error_record(&source, e.line, &e.to_string())?;
+                }
+                code = EXIT_PUZZLE;
+                continue;
+            }
         };
         if let Err(e) = apply_context(&p.grid, &given) {
-            error(format_args!("--given: {e}"));
+            error(format_args!("{source} line {}: --given: {e}", p.line));
+            if a.format == ChainFormat::Json {
+                out.error_record(&source, p.line, &format!("--given: {e}"))?;
+            }
             code = EXIT_PUZZLE;
             continue;
         }
@@ -119,7 +129,7 @@ pub fn run(a: &ChainArgs, out: &mut Output) -> anyhow::Result<i32> {
             }
             let pa = PairAnalysis::run(&g, &options);
             match a.format {
-                ChainFormat::Json => out.json_line(&pa)?,
+                ChainFormat::Json => out.record(&source, p.line, &pa)?,
                 ChainFormat::Dot => write!(out, "{}", pair_analysis_tree(&pa).to_dot())?,
                 ChainFormat::Text => write!(out, "{pa}")?,
             }
@@ -150,7 +160,7 @@ pub fn run(a: &ChainArgs, out: &mut Output) -> anyhow::Result<i32> {
             }
         }
         match a.format {
-            ChainFormat::Json => out.json_line(&analysis.record())?,
+            ChainFormat::Json => out.record(&source, p.line, &analysis.record())?,
             ChainFormat::Dot => match &analysis.tree {
                 Some(t) => write!(out, "{}", t.to_dot())?,
                 None => writeln!(out, "digraph {{}}")?,

@@ -31,7 +31,8 @@ Exit codes: 0 success, 1 some line was bad or a puzzle had no unique solution, 2
 pub enum RecordFormat {
     /// Tab-separated values with a header line.
     Tsv,
-    /// One JSON object per line.
+    /// One JSON object per line (alias: json).
+    #[value(alias = "json")]
     Jsonl,
 }
 

@@ -69,7 +69,8 @@ pub enum Command {
 pub enum ChainFormat {
     /// Plain text in the notation.
     Text,
-    /// JSON (one document per puzzle, one per line).
+    /// JSON Lines: one record per puzzle (alias: jsonl).
+    #[value(alias = "jsonl")]
     Json,
     /// Graphviz DOT of the decision tree (with --variant analysis: the first-level tree).
     Dot,
@@ -80,7 +81,8 @@ pub enum ChainFormat {
 pub enum ResultFormat {
     /// Plain text, one result per puzzle.
     Text,
-    /// JSON (one document per puzzle, one per line).
+    /// JSON Lines: one record per puzzle (alias: jsonl).
+    #[value(alias = "jsonl")]
     Json,
 }
 

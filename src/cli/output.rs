@@ -11,6 +11,28 @@ use super::{EXIT_BROKEN_PIPE, EXIT_USAGE};
 use serde::Serialize;
 use std::io::{self, BufWriter, StdoutLock, Write};
 
+/// The version of the JSON Lines records of `chain`, `solve` and `propagate` (the `schema` field):
+/// raised when a field changes meaning or goes away, not when one is added.
+pub const SCHEMA: u32 = 1;
+
+/// One JSON Lines record: where the puzzle came from, then the command's fields.
+#[derive(Serialize)]
+struct JsonRecord<'a, T: Serialize> {
+    schema: u32,
+    /// The 1-based line of the puzzle within its source.
+    line: usize,
+    /// `-`, a file name, or `argument N`.
+    source: &'a str,
+    #[serde(flatten)]
+    body: &'a T,
+}
+
+/// The fields of a record for input that could not be used.
+#[derive(Serialize)]
+struct ErrorBody<'a> {
+    error: &'a str,
+}
+
 /// Buffered, locked standard output; every error it returns is an [`OutputError`].
 pub struct Output {
     inner: BufWriter<StdoutLock<'static>>,
@@ -55,10 +77,21 @@ impl Output {
         }
     }
 
-    /// One JSON Lines record: the value, then a newline.
-    pub fn json_line<T: Serialize>(&mut self, value: &T) -> io::Result<()> {
-        serde_json::to_writer(&mut *self, value).map_err(|e| mark(io::Error::from(e)))?;
+    /// One JSON Lines record: `schema`, `line`, `source`, then the fields of `body`.
+    pub fn record<T: Serialize>(&mut self, source: &str, line: usize, body: &T) -> io::Result<()> {
+        let record = JsonRecord {
+            schema: SCHEMA,
+            line,
+            source,
+            body,
+        };
+        serde_json::to_writer(&mut *self, &record).map_err(|e| mark(io::Error::from(e)))?;
         self.write_all(b"\n")
+    }
+
+    /// The record for input that could not be used: `schema`, `line`, `source`, `error`.
+    pub fn error_record(&mut self, source: &str, line: usize, error: &str) -> io::Result<()> {
+        self.record(source, line, &ErrorBody { error })
     }
 }
 

@@ -1,11 +1,14 @@
 //! `hdp solve` and `hdp propagate`.
 
-use super::output::stderr_line;
+use super::input::Read1;
+use super::output::{error, stderr_line};
 use super::{InputArgs, Output, ResultFormat, EXIT_OK, EXIT_PUZZLE};
 use clap::Args;
-use hdp::format::{to_pencil, to_pretty, GridJson};
+use hdp::format::{to_pencil, to_pretty, GridJson, Puzzle};
 use hdp::propagate::{propagate_counting, Outcome, Profile, Stats};
 use hdp::solver::{solve, Solutions};
+use serde::Serialize;
+use std::collections::BTreeMap;
 use std::io::Write;
 
 /// `hdp solve`.
@@ -76,11 +79,57 @@ impl PropagateArgs {
     }
 }
 
+/// A `solve --format json` record (after `schema`, `line`, `source`).
+#[derive(Serialize)]
+struct SolveRecord {
+    /// The puzzle, 81 characters.
+    puzzle: String,
+    /// 0, 1, or 2 for two or more.
+    solutions: u8,
+    /// The solution when there is exactly one.
+    solution: Option<String>,
+}
+
+/// A `propagate --format json` record (after `schema`, `line`, `source`).
+#[derive(Serialize)]
+struct PropagateRecord {
+    /// The puzzle, 81 characters.
+    puzzle: String,
+    /// `solved`, `open`, or `contradiction: ...`.
+    status: String,
+    /// Two-valued cells of the reduced position.
+    pairs: usize,
+    /// The reduced position.
+    grid: GridJson,
+    /// How often each rule applied, by rule name.
+    rules: BTreeMap<&'static str, u64>,
+}
+
+/// The puzzle of one read, or `None` after reporting its error: on stderr, and on stdout as an
+/// error record (JSON) or an `error` line (text, so that output lines match input lines).
+fn puzzle_or_report(
+    r: Read1,
+    format: ResultFormat,
+    out: &mut Output,
+) -> std::io::Result<Option<Puzzle>> {
+    match r.puzzle {
+        Ok(p) => Ok(Some(p)),
+        Err(e) => {
+            error(format_args!("{}: {e}", r.source));
+            match format {
+                ResultFormat::Json => out.error_record(&r.source, e.line, &e.to_string())?,
+                ResultFormat::Text => writeln!(out, "error")?,
+            }
+            Ok(None)
+        }
+    }
+}
+
 pub fn run_solve(a: &SolveArgs, out: &mut Output) -> anyhow::Result<i32> {
     let mut code = EXIT_OK;
     for r in a.input.read_all()? {
-        let Some(p) = r.ok_or_report() else {
-            writeln!(out, "error")?;
+        let source = r.source.clone();
+        let Some(p) = puzzle_or_report(r, a.format, out)? else {
             code = EXIT_PUZZLE;
             continue;
         };
@@ -95,20 +144,15 @@ pub fn run_solve(a: &SolveArgs, out: &mut Output) -> anyhow::Result<i32> {
         }
         match a.format {
             ResultFormat::Json => {
-                let solution = match &s {
-                    Solutions::Unique(g) => Some(g.to_line()),
-                    _ => None,
+                let record = SolveRecord {
+                    puzzle: p.grid.to_line(),
+                    solutions: count,
+                    solution: (count == 1).then_some(text),
                 };
-                let v = serde_json::json!({
-                    "line": p.line,
-                    "puzzle": p.grid.to_line(),
-                    "solutions": count,
-                    "solution": solution,
-                });
-                writeln!(out, "{v}")?;
+                out.record(&source, p.line, &record)?;
             }
-            _ if a.count => writeln!(out, "{count}")?,
-            _ => writeln!(out, "{text}")?,
+            ResultFormat::Text if a.count => writeln!(out, "{count}")?,
+            ResultFormat::Text => writeln!(out, "{text}")?,
         }
     }
     Ok(code)
@@ -117,15 +161,15 @@ pub fn run_solve(a: &SolveArgs, out: &mut Output) -> anyhow::Result<i32> {
 pub fn run_propagate(a: &PropagateArgs, out: &mut Output) -> anyhow::Result<i32> {
     let mut code = EXIT_OK;
     for r in a.input.read_all()? {
-        let Some(p) = r.ok_or_report() else {
-            writeln!(out, "error")?;
+        let source = r.source.clone();
+        let Some(p) = puzzle_or_report(r, a.format, out)? else {
             code = EXIT_PUZZLE;
             continue;
         };
         let mut g = p.grid;
         let mut stats = Stats::default();
         let outcome = propagate_counting(&mut g, &a.profile, &mut stats);
-        if a.stats && a.format != ResultFormat::Json {
+        if a.stats {
             let counts: Vec<String> = stats.iter().map(|(r, n)| format!("{r} {n}")).collect();
             stderr_line(format_args!("line {}: {}", p.line, counts.join(", ")));
         }
@@ -139,34 +183,31 @@ pub fn run_propagate(a: &PropagateArgs, out: &mut Output) -> anyhow::Result<i32>
         };
         match a.format {
             ResultFormat::Json => {
-                let rules: serde_json::Map<String, serde_json::Value> = stats
-                    .iter()
-                    .map(|(r, n)| (r.name().to_string(), n.into()))
-                    .collect();
-                let v = serde_json::json!({
-                    "line": p.line,
-                    "puzzle": p.grid.to_line(),
-                    "status": status,
-                    "pairs": g.pair_count(),
-                    "grid": GridJson::from_grid(&g),
-                    "rules": rules,
-                });
-                writeln!(out, "{v}")?;
+                let record = PropagateRecord {
+                    puzzle: p.grid.to_line(),
+                    status,
+                    pairs: g.pair_count(),
+                    grid: GridJson::from_grid(&g),
+                    rules: stats.iter().map(|(r, n)| (r.name(), n)).collect(),
+                };
+                out.record(&source, p.line, &record)?;
             }
-            _ if a.pretty => write!(out, "{}", to_pretty(&g))?,
-            _ if a.candidates => {
+            ResultFormat::Text if a.pretty => write!(out, "{}", to_pretty(&g))?,
+            ResultFormat::Text if a.candidates => {
                 write!(out, "{}", to_pencil(&g))?;
                 if !matches!(outcome, Outcome::Open | Outcome::Solved) {
                     writeln!(out, "{status}")?;
                 }
             }
-            _ => {
-                if let Outcome::Contradiction(c) = outcome {
-                    writeln!(out, "contradiction: {c}")?;
+            ResultFormat::Text => writeln!(
+                out,
+                "{}",
+                if matches!(outcome, Outcome::Contradiction(_)) {
+                    status
                 } else {
-                    writeln!(out, "{}", g.to_line())?;
+                    g.to_line()
                 }
-            }
+            )?,
         }
     }
     Ok(code)
