@@ -268,15 +268,31 @@ impl Summary {
     }
 }
 
+/// `{rate}`: puzzles per second with sensible precision (`42.1/s`, `3120/s`).
+fn with_rate(style: ProgressStyle) -> ProgressStyle {
+    style.with_key(
+        "rate",
+        |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+            let r = state.per_sec();
+            let _ = if r >= 100.0 {
+                write!(w, "{r:.0}/s")
+            } else {
+                write!(w, "{r:.1}/s")
+            };
+        },
+    )
+}
+
 fn progress(total: Option<u64>) -> ProgressBar {
-    if !std::io::stderr().is_terminal() {
+    if !std::io::stderr().is_terminal() || super::output::quiet() {
         return ProgressBar::hidden();
     }
     match total {
         Some(n) => {
             let bar = ProgressBar::new(n);
             bar.set_style(
-                ProgressStyle::with_template("{bar:40} {pos}/{len} puzzles  {per_sec}  eta {eta}")
+                ProgressStyle::with_template("{bar:40} {pos}/{len} puzzles  {rate}  eta {eta}")
+                    .map(with_rate)
                     .unwrap_or_else(|_| ProgressStyle::default_bar()),
             );
             bar
@@ -284,7 +300,8 @@ fn progress(total: Option<u64>) -> ProgressBar {
         None => {
             let bar = ProgressBar::new_spinner();
             bar.set_style(
-                ProgressStyle::with_template("{spinner} {pos} puzzles  {per_sec}")
+                ProgressStyle::with_template("{spinner} {pos} puzzles  {rate}")
+                    .map(with_rate)
                     .unwrap_or_else(|_| ProgressStyle::default_spinner()),
             );
             bar

@@ -10,6 +10,7 @@ mod solve;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use hdp::decision::DecisionKinds;
 use hdp::engine::{Budget, Options, Proof, Walk};
+use hdp::format::InputFormat;
 use hdp::propagate::Profile;
 use std::time::{Duration, Instant};
 
@@ -36,18 +37,41 @@ Exit codes:
 
 With no command, hdp prints the HDP chain of Arto Inkala's puzzle (the built-in example).";
 
+/// `hdp -V`: the version and the commit it was built from.
+const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (git ",
+    env!("HDP_GIT_COMMIT"),
+    ")"
+);
+
+/// `hdp --version`: also the enabled cargo features and the target.
+const LONG_VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (git ",
+    env!("HDP_GIT_COMMIT"),
+    ")\nfeatures: ",
+    env!("HDP_FEATURES"),
+    "\ntarget: ",
+    env!("HDP_TARGET")
+);
+
 /// Explains why a Sudoku is hard: Hypothesis/Disproof/Proof chains, reduction depth, pictures.
 #[derive(Parser, Debug)]
-#[command(name = "hdp", version, about, after_help = EXIT_HELP)]
+#[command(name = "hdp", version = VERSION, long_version = LONG_VERSION, about, after_help = EXIT_HELP)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
+    /// Print only errors on stderr: no progress bar, no notes.
+    #[arg(short, long, global = true)]
+    pub quiet: bool,
 }
 
 /// The subcommands.
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    /// Find the HDP chain of each puzzle (spec §2, §5).
+    /// Find the HDP chain of each puzzle: the lines of reasoning (hypothesis, contradiction,
+    /// proof) that solve it, shallowest first.
     #[command(after_help = EXIT_HELP)]
     Chain(chain::ChainArgs),
     /// Solve each puzzle exactly: the solution, `no solution` or `multiple solutions`.
@@ -62,6 +86,14 @@ pub enum Command {
     Render(render::RenderArgs),
     /// Write an HTML report of a puzzle (or, with --index, of a whole collection).
     Report(render::ReportArgs),
+    /// Print a shell completion script, e.g. `hdp completions bash > /etc/bash_completion.d/hdp`.
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff), e.g. `hdp man | man -l -`.
+    Man,
 }
 
 /// `chain --format`: results on stdout.
@@ -89,7 +121,8 @@ pub enum ResultFormat {
 /// The engine settings shared by the commands that analyse.
 #[derive(Args, Debug, Clone)]
 pub struct EngineArgs {
-    /// Deepest test (k of closure); pair reduction is 1, deep 2, very deep 3.
+    /// How many hypotheses one test may nest (1 = pair reduction, 2 = deep, 3 = very deep);
+    /// harder puzzles need more, and each level costs far more time.
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(1..=6))]
     pub max_depth: u8,
     /// Decision kinds: cell, constraint, candidate (comma-separated).
@@ -222,8 +255,41 @@ pub fn parse() -> Cli {
     cli
 }
 
+/// `hdp completions SHELL`. Generated into memory first: the generator panics on write errors.
+fn completions(shell: clap_complete::Shell, out: &mut Output) -> anyhow::Result<i32> {
+    use clap::CommandFactory;
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut Cli::command(), "hdp", &mut script);
+    std::io::Write::write_all(out, &script)?;
+    Ok(EXIT_OK)
+}
+
+/// `hdp man`.
+fn man(out: &mut Output) -> anyhow::Result<i32> {
+    use clap::CommandFactory;
+    let mut page = Vec::new();
+    clap_mangen::Man::new(Cli::command()).render(&mut page)?;
+    std::io::Write::write_all(out, &page)?;
+    Ok(EXIT_OK)
+}
+
+/// `--input-format`: the library's names, listed in `--help`.
+pub fn input_format_parser() -> impl clap::builder::TypedValueParser<Value = InputFormat> {
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+    PossibleValuesParser::new([
+        PossibleValue::new("auto").help("detect the format (default)"),
+        PossibleValue::new("line").help("one 81-character puzzle per line"),
+        PossibleValue::new("grid").help("9-line grids, with or without separators"),
+        PossibleValue::new("sdk").help("SadMan Software .sdk"),
+        PossibleValue::new("ss").help("Simple Sudoku .ss"),
+        PossibleValue::new("pencil").help("a pencil-mark grid (81 groups of candidates)"),
+    ])
+    .map(|s| s.parse().unwrap_or(InputFormat::Auto))
+}
+
 /// Runs the parsed command line; returns the exit code.
 pub fn run(cli: Cli) -> i32 {
+    output::set_quiet(cli.quiet);
     let mut out = Output::stdout();
     let result = match cli.command {
         None => chain::run(&chain::ChainArgs::builtin_example(), &mut out),
@@ -233,6 +299,8 @@ pub fn run(cli: Cli) -> i32 {
         Some(Command::Classify(a)) => classify::run(&a, &mut out),
         Some(Command::Render(a)) => render::run_render(&a, &mut out),
         Some(Command::Report(a)) => render::run_report(&a, &mut out),
+        Some(Command::Completions { shell }) => completions(shell, &mut out),
+        Some(Command::Man) => man(&mut out),
     };
     // What was written before an error is still delivered; the first error decides.
     let flushed = std::io::Write::flush(&mut out);

@@ -10,6 +10,7 @@
 use super::{EXIT_BROKEN_PIPE, EXIT_USAGE};
 use serde::Serialize;
 use std::io::{self, BufWriter, StdoutLock, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The version of the JSON Lines records of `chain`, `solve` and `propagate` (the `schema` field):
 /// raised when a field changes meaning or goes away, not when one is added.
@@ -107,6 +108,18 @@ impl Write for Output {
     fn flush(&mut self) -> io::Result<()> {
         self.inner.flush().map_err(mark)
     }
+}
+
+static QUIET: AtomicBool = AtomicBool::new(false);
+
+/// `--quiet`: no progress bar and no notes on stderr (errors are still printed).
+pub fn set_quiet(quiet: bool) {
+    QUIET.store(quiet, Ordering::Relaxed);
+}
+
+/// Whether `--quiet` was given.
+pub fn quiet() -> bool {
+    QUIET.load(Ordering::Relaxed)
 }
 
 /// An error message on stderr, `hdp: ` first; never panics.

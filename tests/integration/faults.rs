@@ -284,3 +284,54 @@ fn text_output_reports_bad_lines_and_keeps_alignment() {
         }
     }
 }
+
+fn run_ok(args: &[&str]) -> String {
+    let out = bin().args(args).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", label(args));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// `--version` names the commit and the features; completions and the man page go to stdout;
+/// `-q` is accepted before and after the command.
+#[test]
+fn version_completions_man_and_quiet() {
+    let long = run_ok(&["--version"]);
+    assert!(
+        long.starts_with("hdp 0.1") || long.starts_with("hdp "),
+        "{long}"
+    );
+    assert!(
+        long.contains("(git ") && long.contains("features: "),
+        "{long}"
+    );
+    assert!(run_ok(&["-V"]).contains("(git "));
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let script = run_ok(&["completions", shell]);
+        assert!(
+            script.contains("hdp") && script.contains("classify"),
+            "{shell}"
+        );
+    }
+    let page = run_ok(&["man"]);
+    assert!(
+        page.contains(".TH hdp 1") && page.contains("classify"),
+        "{page}"
+    );
+    assert_eq!(run_ok(&["-q", "solve", INKALA]).trim().len(), 81);
+    assert_eq!(run_ok(&["solve", "--quiet", INKALA]).trim().len(), 81);
+}
+
+/// Labels count in words: `1 pair`, not `1 pairs`.
+#[test]
+fn dot_labels_say_one_pair() {
+    for variant in ["analysis", "pr"] {
+        // pr leaves Inkala's puzzle unsolved (exit 1); the tree is printed all the same.
+        let out = bin()
+            .args(["chain", "--format", "dot", "--variant", variant, INKALA])
+            .output()
+            .unwrap();
+        let dot = String::from_utf8(out.stdout).unwrap();
+        assert!(dot.contains("start [1 pair]"), "{variant}: {dot}");
+        assert!(!dot.contains("1 pairs"), "{variant}: {dot}");
+    }
+}
