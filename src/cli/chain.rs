@@ -1,7 +1,7 @@
 //! `hdp chain`: the HDP chain, the pair reduction analysis, or the decision tree of each puzzle.
 
 use super::output::error;
-use super::{ChainFormat, EngineArgs, InputArgs, Output, EXIT_OK, EXIT_PUZZLE};
+use super::{status_problem, ChainFormat, EngineArgs, InputArgs, Output, EXIT_OK, EXIT_PUZZLE};
 use clap::{Args, ValueEnum};
 use hdp::engine::{Analysis, PairAnalysis, Recording, Status};
 use hdp::format::{apply_context, parse_context};
@@ -138,26 +138,9 @@ pub fn run(a: &ChainArgs, out: &mut Output) -> anyhow::Result<i32> {
         }
         options.budget.deadline = a.engine.deadline();
         let analysis = Analysis::run_from(&p.grid, &given, &options);
-        match analysis.status {
-            Status::Solved => {}
-            Status::NoSolution => {
-                error(format_args!(
-                    "{source} line {}: the puzzle has no solution",
-                    p.line
-                ));
-                code = EXIT_PUZZLE;
-            }
-            Status::MultipleSolutions => {
-                error(format_args!(
-                    "{source} line {}: the puzzle has several solutions",
-                    p.line
-                ));
-                code = EXIT_PUZZLE;
-            }
-            Status::Unsolved(limit) => {
-                error(format_args!("{source} line {}: unsolved: {limit}", p.line));
-                code = EXIT_PUZZLE;
-            }
+        if let Some(problem) = status_problem(&analysis.status) {
+            error(format_args!("{source} line {}: {problem}", p.line));
+            code = EXIT_PUZZLE;
         }
         match a.format {
             ChainFormat::Json => out.record(&source, p.line, &analysis.record())?,

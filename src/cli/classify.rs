@@ -24,7 +24,8 @@ pairs); `depth_cell` the depth with cell pairs only. With --te, `depth` is the t
 depth of the literature (T&E(0..3)), `depth_cell` is empty and `level` maps T&E depth 0..3 to
 trivial, medium, hard, deep.
 
-Exit codes: 0 success, 1 some line was bad or a puzzle had no unique solution, 2 usage or I/O error.";
+Exit codes: 0 success, 1 some line was bad or a puzzle had no unique solution, 2 usage or I/O error
+(including output that cannot be written), 141 standard output was closed early (e.g. by `head`).";
 
 /// Record format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

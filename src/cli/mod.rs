@@ -9,7 +9,7 @@ mod solve;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use hdp::decision::DecisionKinds;
-use hdp::engine::{Budget, Options, Proof, Walk};
+use hdp::engine::{Budget, Options, Proof, Status, Walk};
 use hdp::format::InputFormat;
 use hdp::propagate::Profile;
 use std::time::{Duration, Instant};
@@ -30,9 +30,10 @@ pub const EXIT_BROKEN_PIPE: i32 = 141;
 
 const EXIT_HELP: &str = "\
 Exit codes:
-  0  success
-  1  a puzzle was invalid, unsolvable, had several solutions, or bad input in a batch
-  2  usage or I/O error (including output that cannot be written, e.g. a full disk)
+  0    success
+  1    a puzzle was invalid, unsolvable, had several solutions or was not solved within the
+       limits, or a batch had a bad line (each with a message on stderr)
+  2    usage or I/O error (including output that cannot be written, e.g. a full disk)
   141  standard output was closed early (e.g. piped into `head`); nothing is printed
 
 With no command, hdp prints the HDP chain of Arto Inkala's puzzle (the built-in example).";
@@ -83,8 +84,10 @@ pub enum Command {
     /// Classify a collection by reduction depth: one TSV/JSONL record per puzzle line, in order.
     Classify(classify::ClassifyArgs),
     /// Draw a decision tree, a grid, or every step of the chain as SVG.
+    #[command(after_help = EXIT_HELP)]
     Render(render::RenderArgs),
     /// Write an HTML report of a puzzle (or, with --index, of a whole collection).
+    #[command(after_help = EXIT_HELP)]
     Report(render::ReportArgs),
     /// Print a shell completion script, e.g. `hdp completions bash > /etc/bash_completion.d/hdp`.
     Completions {
@@ -285,6 +288,16 @@ pub fn input_format_parser() -> impl clap::builder::TypedValueParser<Value = Inp
         PossibleValue::new("pencil").help("a pencil-mark grid (81 groups of candidates)"),
     ])
     .map(|s| s.parse().unwrap_or(InputFormat::Auto))
+}
+
+/// Why an analysis ending in `status` makes the exit code 1, in words; `None` when solved.
+pub fn status_problem(status: &Status) -> Option<String> {
+    match status {
+        Status::Solved => None,
+        Status::NoSolution => Some("the puzzle has no solution".into()),
+        Status::MultipleSolutions => Some("the puzzle has several solutions".into()),
+        Status::Unsolved(limit) => Some(format!("unsolved: {limit}")),
+    }
 }
 
 /// Runs the parsed command line; returns the exit code.

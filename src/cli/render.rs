@@ -2,7 +2,7 @@
 
 use super::chain::Variant;
 use super::output::error;
-use super::{EngineArgs, InputArgs, Output, EXIT_OK, EXIT_PUZZLE};
+use super::{status_problem, EngineArgs, InputArgs, Output, EXIT_OK, EXIT_PUZZLE};
 use clap::{Args, Subcommand};
 use hdp::engine::{Analysis, PairAnalysis, Recording};
 use hdp::format::{apply_context, parse_context, parse_line, Puzzle};
@@ -141,12 +141,22 @@ fn write(path: &Path, content: &str) -> anyhow::Result<()> {
         .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))
 }
 
+/// The first puzzle of the input, or the exit code after reporting why there is none.
 fn first_puzzle(input: &InputArgs) -> anyhow::Result<Result<Puzzle, i32>> {
+    Ok(first_read(input)?.map(|(_, p)| p))
+}
+
+/// The first puzzle of the input with its source, or the exit code after reporting why there is
+/// none.
+fn first_read(input: &InputArgs) -> anyhow::Result<Result<(String, Puzzle), i32>> {
     let reads = input.read_all()?;
     Ok(reads
         .into_iter()
         .next()
-        .and_then(|r| r.ok_or_report())
+        .and_then(|r| {
+            let source = r.source.clone();
+            r.ok_or_report().map(|p| (source, p))
+        })
         .ok_or(EXIT_PUZZLE))
 }
 
@@ -183,7 +193,8 @@ pub fn run_render(a: &RenderArgs, out: &mut Output) -> anyhow::Result<i32> {
                 options.recording = Recording::ChainAndTree;
                 let analysis = Analysis::run(&p.grid, &options);
                 let Some(tree) = analysis.tree else {
-                    error(format_args!("no tree: {}", analysis.status));
+                    let problem = status_problem(&analysis.status).unwrap_or_default();
+                    error(format_args!("no tree: {problem}"));
                     return Ok(EXIT_PUZZLE);
                 };
                 tree_svg(&tree, &style)
@@ -237,8 +248,11 @@ pub fn run_render(a: &RenderArgs, out: &mut Output) -> anyhow::Result<i32> {
             for (name, svg) in steps_svgs(&analysis) {
                 write(&output.join(name), &svg)?;
             }
-            if !analysis.is_solved() {
-                error(format_args!("{}", analysis.status));
+            if let Some(problem) = status_problem(&analysis.status) {
+                error(format_args!(
+                    "{problem} (steps written to {})",
+                    output.display()
+                ));
                 return Ok(EXIT_PUZZLE);
             }
         }
@@ -315,11 +329,20 @@ fn collection(text: &str) -> Vec<(usize, String, Result<Puzzle, hdp::ParseError>
     out
 }
 
+/// Why a report's puzzle makes the exit code 1: no or several solutions, or not solved by the
+/// deepest variant; `None` when solved.
+fn report_problem(input: &ReportInput) -> Option<String> {
+    match input.variants.last() {
+        Some((_, analysis)) => status_problem(&analysis.status),
+        None => Some("no analysis ran".into()),
+    }
+}
+
 pub fn run_report(a: &ReportArgs, _out: &mut Output) -> anyhow::Result<i32> {
     let options = a.engine.options();
     let Some(index) = &a.index else {
-        let p = match first_puzzle(&a.input)? {
-            Ok(p) => p,
+        let (source, p) = match first_read(&a.input)? {
+            Ok(read) => read,
             Err(code) => return Ok(code),
         };
         let title = a
@@ -328,13 +351,19 @@ pub fn run_report(a: &ReportArgs, _out: &mut Output) -> anyhow::Result<i32> {
             .or(p.label.clone())
             .unwrap_or_else(|| p.grid.to_line());
         let input = ReportInput::analyse(&title, &p.grid, &options);
-        let code = if matches!(input.variants.last(), Some((_, x)) if x.is_solved()) {
-            EXIT_OK
-        } else {
-            EXIT_PUZZLE
-        };
         write_report(&a.output, &input, a.max_steps)?;
-        return Ok(code);
+        return Ok(match report_problem(&input) {
+            None => EXIT_OK,
+            Some(problem) => {
+                error(format_args!(
+                    "{} line {}: {problem} (report written to {})",
+                    source,
+                    p.line,
+                    a.output.display()
+                ));
+                EXIT_PUZZLE
+            }
+        });
     };
     let text = std::fs::read_to_string(index)
         .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", index.display()))?;
@@ -358,6 +387,18 @@ pub fn run_report(a: &ReportArgs, _out: &mut Output) -> anyhow::Result<i32> {
         let input = ReportInput::analyse(&name, &p.grid, &options);
         let c = input.classification;
         write_report(&a.output.join(&dir), &input, a.max_steps)?;
+        if let Some(problem) = report_problem(&input) {
+            let named = if name == format!("line {n}") {
+                String::new()
+            } else {
+                format!(" ({name})")
+            };
+            error(format_args!(
+                "{} line {n}{named}: {problem}",
+                index.display()
+            ));
+            code = EXIT_PUZZLE;
+        }
         entries.push(IndexEntry {
             name,
             puzzle: p.grid.to_line(),

@@ -140,6 +140,10 @@ pub fn run_solve(a: &SolveArgs, out: &mut Output) -> anyhow::Result<i32> {
             Solutions::Multiple(_) => (2, "multiple solutions".to_string()),
         };
         if count != 1 {
+            error(format_args!(
+                "{source} line {}: the puzzle has {text}",
+                p.line
+            ));
             code = EXIT_PUZZLE;
         }
         match a.format {
@@ -177,6 +181,10 @@ pub fn run_propagate(a: &PropagateArgs, out: &mut Output) -> anyhow::Result<i32>
             Outcome::Solved => "solved".to_string(),
             Outcome::Open => "open".to_string(),
             Outcome::Contradiction(c) => {
+                error(format_args!(
+                    "{source} line {}: propagation reached a contradiction (the puzzle has no solution): {c}",
+                    p.line
+                ));
                 code = EXIT_PUZZLE;
                 format!("contradiction: {c}")
             }

@@ -335,3 +335,89 @@ fn dot_labels_say_one_pair() {
         assert!(!dot.contains("1 pairs"), "{variant}: {dot}");
     }
 }
+
+/// Every exit code 1 comes with a message on stderr saying why, naming the puzzle's line.
+#[test]
+fn every_failing_exit_says_why() {
+    let no_solution = format!("82{}", &INKALA[2..]);
+    let several = ".".repeat(81);
+    let dir = std::env::temp_dir().join(format!("hdp-faults-{}-why", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let index = dir.join("collection.txt");
+    std::fs::write(&index, format!("{INKALA}\n{no_solution}\n{several}\n")).unwrap();
+    let report = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let cases: Vec<(Vec<String>, &str)> = vec![
+        (
+            vec![
+                "report".into(),
+                no_solution.clone(),
+                "-o".into(),
+                report("r1"),
+            ],
+            "line 1: the puzzle has no solution",
+        ),
+        (
+            vec!["report".into(), several.clone(), "-o".into(), report("r2")],
+            "line 1: the puzzle has several solutions",
+        ),
+        (
+            vec![
+                "report".into(),
+                "--index".into(),
+                index.to_str().unwrap().into(),
+                "-o".into(),
+                report("r3"),
+            ],
+            "line 3: the puzzle has several solutions",
+        ),
+        (
+            vec!["solve".into(), no_solution.clone()],
+            "line 1: the puzzle has no solution",
+        ),
+        (
+            vec!["solve".into(), "--count".into(), several.clone()],
+            "line 1: the puzzle has multiple solutions",
+        ),
+        (
+            vec!["chain".into(), no_solution.clone()],
+            "line 1: the puzzle has no solution",
+        ),
+        (
+            vec!["chain".into(), "--budget".into(), "5".into(), INKALA.into()],
+            "line 1: unsolved",
+        ),
+        (
+            vec![
+                "render".into(),
+                "tree".into(),
+                "-o".into(),
+                "-".into(),
+                no_solution.clone(),
+            ],
+            "no solution",
+        ),
+    ];
+    for (args, why) in cases {
+        let out = bin().args(&args).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        assert_eq!(out.status.code(), Some(1), "{}: {err}", label(&args));
+        assert!(err.starts_with("hdp: "), "{}: {err}", label(&args));
+        assert!(err.contains(why), "{}: {err}", label(&args));
+    }
+    // The index run also names line 2, and still writes every report and the index page.
+    let out = bin()
+        .args([
+            "report",
+            "--index",
+            index.to_str().unwrap(),
+            "-o",
+            &report("r4"),
+        ])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("line 2: the puzzle has no solution"), "{err}");
+    assert!(dir.join("r4/index.html").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
