@@ -404,7 +404,7 @@ pub fn run(a: &ClassifyArgs, out: &mut super::Output) -> anyhow::Result<i32> {
             for r in &records {
                 if let Some(e) = &r.error {
                     if r.solutions.is_none() {
-                        bar.suspend(|| eprintln!("hdp: {file}: {e}"));
+                        bar.suspend(|| super::output::error(format_args!("{file}: {e}")));
                     }
                     code = EXIT_PUZZLE;
                 }
@@ -426,7 +426,7 @@ pub fn run(a: &ClassifyArgs, out: &mut super::Output) -> anyhow::Result<i32> {
         write!(out, "{text}")?;
         out.flush()?;
     } else if a.summary {
-        eprint!("{text}");
+        super::output::stderr_text(&text);
     }
     Ok(code)
 }

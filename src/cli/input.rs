@@ -34,7 +34,7 @@ impl Read1 {
         match self.puzzle {
             Ok(p) => Some(p),
             Err(e) => {
-                eprintln!("hdp: {}: {e}", self.source);
+                super::output::error(format_args!("{}: {e}", self.source));
                 None
             }
         }

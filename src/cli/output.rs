@@ -132,6 +132,11 @@ pub fn stderr_line(msg: std::fmt::Arguments<'_>) {
     let _ = writeln!(io::stderr().lock(), "{msg}");
 }
 
+/// Text on stderr that was asked for (e.g. `--summary`), as it is; never panics.
+pub fn stderr_text(text: &str) {
+    let _ = io::stderr().lock().write_all(text.as_bytes());
+}
+
 /// The exit code for an error that ended a command, after printing it once (a closed output
 /// pipe is not printed).
 pub fn failure(e: &anyhow::Error) -> i32 {

@@ -421,3 +421,34 @@ fn every_failing_exit_says_why() {
     assert!(dir.join("r4/index.html").exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A reader of stderr that goes away (`hdp ... 2>&1 >/dev/null | head -1`): messages that can no
+/// longer be written are dropped, the run goes on and ends with its own exit code, no panic.
+#[test]
+fn a_closed_stderr_is_not_a_crash() {
+    let dir = std::env::temp_dir().join(format!("hdp-faults-{}-stderr", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let input = dir.join("alternating.txt");
+    // 1500 bad lines: far more messages than a pipe holds.
+    std::fs::write(&input, format!("{INKALA}\nnot a puzzle\n").repeat(1500)).unwrap();
+    for args in [
+        &["solve"][..],
+        &["propagate", "--format", "json"],
+        &["classify", "--jobs", "1"],
+    ] {
+        let mut child = bin()
+            .args(args)
+            .arg(&input)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut first = String::new();
+        BufReader::new(child.stderr.take().unwrap())
+            .read_line(&mut first)
+            .unwrap();
+        assert!(first.starts_with("hdp: "), "{}: {first}", label(args));
+        let status = child.wait().unwrap();
+        assert_eq!(status.code(), Some(1), "{}: a panic exits 101", label(args));
+    }
+}
