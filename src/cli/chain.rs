@@ -47,7 +47,8 @@ pub struct ChainArgs {
 
 impl ChainArgs {
     /// Value combinations that would be ignored.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self, given: &dyn Fn(&str) -> bool) -> Result<(), String> {
+        super::check_variant(self.variant, given)?;
         if self.steps && self.format != ChainFormat::Text {
             return Err(
                 "--steps applies to --format text (the JSON record always holds the steps)".into(),

@@ -50,8 +50,8 @@ pub struct ClassifyArgs {
     #[command(flatten)]
     pub engine: EngineArgs,
     /// Trial-and-error depth of the literature: candidate decisions, singles, contradictions only
-    /// (overrides --decisions, --profile and --proof).
-    #[arg(long)]
+    /// (so it cannot be combined with --decisions, --profile, --proof or --walk).
+    #[arg(long, conflicts_with_all = ["decisions", "profile", "proof", "walk"])]
     pub te: bool,
     /// Worker threads, 1 to 1024 (default: all cores).
     #[arg(long, short = 'j', value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1024))]
@@ -62,8 +62,8 @@ pub struct ClassifyArgs {
     /// Print a histogram of levels and effort percentiles to stderr at the end.
     #[arg(long)]
     pub summary: bool,
-    /// Print only the summary, to stdout.
-    #[arg(long)]
+    /// Print only the summary, to stdout (instead of --summary's records plus summary on stderr).
+    #[arg(long, conflicts_with = "summary")]
     pub summary_only: bool,
 }
 

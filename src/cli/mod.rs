@@ -225,24 +225,64 @@ impl EngineArgs {
 impl Cli {
     /// Combinations of option values that clap's argument relations cannot express (they depend
     /// on a value, not on presence), checked before anything runs: a message for the usage error.
-    /// On error: the (sub)command path, for its usage line, and the message.
-    pub fn check(&self) -> Result<(), (Vec<&'static str>, String)> {
+    /// On error: the (sub)command path, for its usage line, and the message. `given` tells
+    /// whether an argument (by id) was typed on the command line rather than defaulted.
+    pub fn check(&self, given: &dyn Fn(&str) -> bool) -> Result<(), (Vec<&'static str>, String)> {
         let (path, result) = match &self.command {
-            Some(Command::Chain(a)) => (vec!["chain"], a.check()),
+            Some(Command::Chain(a)) => (vec!["chain"], a.check(given)),
             Some(Command::Solve(a)) => (vec!["solve"], a.check()),
             Some(Command::Propagate(a)) => (vec!["propagate"], a.check()),
-            Some(Command::Render(a)) => (vec!["render", a.what.name()], a.check()),
+            Some(Command::Render(a)) => (vec!["render", a.what.name()], a.check(given)),
             _ => (vec![], Ok(())),
         };
         result.map_err(|msg| (path, msg))
     }
 }
 
+/// Engine options that `--variant` makes meaningless, when typed: the first-level analysis
+/// uses only the decisions and the profile; pr, dpr and vdpr fix the depth.
+pub fn check_variant(variant: chain::Variant, given: &dyn Fn(&str) -> bool) -> Result<(), String> {
+    use chain::Variant;
+    let ignored: &[(&str, &str)] = match variant {
+        Variant::Analysis => &[
+            ("max_depth", "--max-depth"),
+            ("proof", "--proof"),
+            ("walk", "--walk"),
+            ("budget", "--budget"),
+            ("timeout", "--timeout"),
+        ],
+        Variant::Pr | Variant::Dpr | Variant::Vdpr => &[("max_depth", "--max-depth")],
+        Variant::Full => &[],
+    };
+    match ignored.iter().find(|(id, _)| given(id)) {
+        None => Ok(()),
+        Some((_, flag)) if variant == Variant::Analysis => Err(format!(
+            "{flag} has no effect with --variant analysis (it tests the first level only, with \
+             --decisions and --profile)"
+        )),
+        Some((_, flag)) => Err(format!(
+            "{flag} has no effect with --variant pr, dpr or vdpr (they fix the depth at 1, 2, 3); \
+             use --variant full"
+        )),
+    }
+}
+
 /// Parses the command line and checks it; usage errors exit 2 with clap's message.
 pub fn parse() -> Cli {
-    use clap::CommandFactory;
-    let cli = Cli::parse();
-    if let Err((path, msg)) = cli.check() {
+    use clap::parser::ValueSource;
+    use clap::{CommandFactory, FromArgMatches};
+    let matches = Cli::command().get_matches();
+    // Not the _mut form: that takes the values out, and `given` reads them afterwards.
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    let mut leaf = &matches;
+    while let Some((_, sub)) = leaf.subcommand() {
+        leaf = sub;
+    }
+    let given = |id: &str| {
+        leaf.try_get_raw(id).is_ok_and(|v| v.is_some())
+            && leaf.value_source(id) == Some(ValueSource::CommandLine)
+    };
+    if let Err((path, msg)) = cli.check(&given) {
         let mut cmd = Cli::command();
         cmd.build();
         let mut sub = cmd;

@@ -102,12 +102,13 @@ impl RenderWhat {
 
 impl RenderArgs {
     /// Value combinations that would be ignored.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self, given: &dyn Fn(&str) -> bool) -> Result<(), String> {
         match &self.what {
             RenderWhat::Tree { variant, all, .. } if *all && *variant == Variant::Analysis => Err(
                 "--all cannot be used with --variant analysis (that tree always has every node)"
                     .into(),
             ),
+            RenderWhat::Tree { variant, .. } => super::check_variant(*variant, given),
             _ => Ok(()),
         }
     }

@@ -146,6 +146,47 @@ fn bad_values_and_meaningless_combinations_are_usage_errors() {
             &["report", "--index", "some.tsv", "--input-format", "line"],
             "--index",
         ),
+        (
+            &["chain", "--variant", "pr", "--max-depth", "2"],
+            "--max-depth",
+        ),
+        (
+            &["chain", "--variant", "vdpr", "--max-depth", "3"],
+            "--max-depth",
+        ),
+        (
+            &["chain", "--variant", "analysis", "--max-depth", "2"],
+            "--max-depth",
+        ),
+        (
+            &["chain", "--variant", "analysis", "--budget", "5"],
+            "--budget",
+        ),
+        (
+            &["chain", "--variant", "analysis", "--timeout", "1"],
+            "--timeout",
+        ),
+        (
+            &["chain", "--variant", "analysis", "--proof", "contradiction"],
+            "--proof",
+        ),
+        (
+            &["chain", "--variant", "analysis", "--walk", "depth-first"],
+            "--walk",
+        ),
+        (
+            &["render", "tree", "--variant", "dpr", "--max-depth", "2"],
+            "--max-depth",
+        ),
+        (
+            &["render", "tree", "--variant", "analysis", "--budget", "9"],
+            "--budget",
+        ),
+        (&["classify", "--te", "--decisions", "cell"], "--decisions"),
+        (&["classify", "--te", "--profile", "singles"], "--profile"),
+        (&["classify", "--te", "--proof", "solution"], "--proof"),
+        (&["classify", "--te", "--walk", "depth-first"], "--walk"),
+        (&["classify", "--summary", "--summary-only"], "--summary"),
     ];
     for (args, names) in cases {
         let out = bin().args(*args).stdin(Stdio::null()).output().unwrap();
@@ -154,6 +195,48 @@ fn bad_values_and_meaningless_combinations_are_usage_errors() {
         assert!(out.stdout.is_empty(), "{}", label(args));
         assert!(err.starts_with("error: "), "{}: {err}", label(args));
         assert!(err.contains(names), "{}: {err}", label(args));
+    }
+}
+
+/// The options a variant does use are accepted with it.
+#[test]
+fn meaningful_combinations_are_accepted() {
+    for args in [
+        &[
+            "chain",
+            "--variant",
+            "full",
+            "--max-depth",
+            "2",
+            "--budget",
+            "50",
+        ][..],
+        &[
+            "chain",
+            "--variant",
+            "analysis",
+            "--decisions",
+            "cell",
+            "--profile",
+            "singles",
+        ],
+        &[
+            "chain",
+            "--variant",
+            "pr",
+            "--budget",
+            "50",
+            "--timeout",
+            "5",
+        ],
+        &["chain", "--steps", "--format", "text"],
+        &["solve", "--count", "--format", "text"],
+        &["propagate", "--stats", "--pretty"],
+    ] {
+        let out = bin().args(args).arg(INKALA).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!err.starts_with("error:"), "{}: {err}", label(args));
+        assert_ne!(out.status.code(), Some(2), "{}: {err}", label(args));
     }
 }
 
