@@ -71,8 +71,10 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    /// Find the HDP chain of each puzzle: the lines of reasoning (hypothesis, contradiction,
-    /// proof) that solve it, shallowest first.
+    /// Find the HDP (hypothesis, disproof, proof) chain of each puzzle.
+    ///
+    /// The chain is the lines of reasoning that solve the puzzle: each line either shows a
+    /// hypothesis false (DIS ... => CTR) or proves the solution (PRF ... => SOL).
     #[command(after_help = EXIT_HELP)]
     Chain(chain::ChainArgs),
     /// Solve each puzzle exactly: the solution, `no solution` or `multiple solutions`.
@@ -89,13 +91,17 @@ pub enum Command {
     /// Write an HTML report of a puzzle (or, with --index, of a whole collection).
     #[command(after_help = EXIT_HELP)]
     Report(render::ReportArgs),
-    /// Print a shell completion script, e.g. `hdp completions bash > /etc/bash_completion.d/hdp`.
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    ///
+    /// For example: hdp completions bash > ~/.local/share/bash-completion/completions/hdp
     Completions {
         /// The shell.
         #[arg(value_enum)]
         shell: clap_complete::Shell,
     },
-    /// Print the manual page (roff), e.g. `hdp man | man -l -`.
+    /// Print the manual page (roff).
+    ///
+    /// For example: hdp man | man -l -   or   hdp man > hdp.1
     Man,
 }
 
