@@ -140,8 +140,13 @@ pub fn run_solve(a: &SolveArgs, out: &mut Output) -> anyhow::Result<i32> {
             Solutions::Multiple(_) => (2, "multiple solutions".to_string()),
         };
         if count != 1 {
+            let problem = if count == 0 {
+                "no solution"
+            } else {
+                "several solutions"
+            };
             error(format_args!(
-                "{source} line {}: the puzzle has {text}",
+                "{source} line {}: the puzzle has {problem}",
                 p.line
             ));
             code = EXIT_PUZZLE;

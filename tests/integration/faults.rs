@@ -459,7 +459,7 @@ fn every_failing_exit_says_why() {
         ),
         (
             vec!["solve".into(), "--count".into(), several.clone()],
-            "line 1: the puzzle has multiple solutions",
+            "line 1: the puzzle has several solutions",
         ),
         (
             vec!["chain".into(), no_solution.clone()],
