@@ -3,9 +3,7 @@
 
 mod cli;
 
-use clap::Parser;
-
 fn main() {
-    let cli = cli::Cli::parse();
+    let cli = cli::parse();
     std::process::exit(cli::run(cli));
 }

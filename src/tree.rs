@@ -72,11 +72,20 @@ pub struct TreeNode {
 impl fmt::Display for TreeNode {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match (&self.statement, self.outcome) {
-            (Some(s), Some(NodeOutcome::Open)) => write!(f, "{s} [{} pairs]", self.pairs),
+            (Some(s), Some(NodeOutcome::Open)) => write!(f, "{s} [{}]", pairs(self.pairs)),
             (Some(s), Some(o)) => write!(f, "{s} [{o}]"),
             (Some(s), None) => write!(f, "{s}"),
-            (None, _) => write!(f, "start [{} pairs]", self.pairs),
+            (None, _) => write!(f, "start [{}]", pairs(self.pairs)),
         }
+    }
+}
+
+/// `1 pair`, `3 pairs`.
+fn pairs(n: u8) -> String {
+    if n == 1 {
+        "1 pair".into()
+    } else {
+        format!("{n} pairs")
     }
 }
 

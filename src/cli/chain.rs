@@ -1,9 +1,12 @@
 //! `hdp chain`: the HDP chain, the pair reduction analysis, or the decision tree of each puzzle.
 
-use super::{EngineArgs, InputArgs, OutputFormat, EXIT_OK, EXIT_PUZZLE};
+use super::output::error;
+use super::{status_problem, ChainFormat, EngineArgs, InputArgs, Output, EXIT_OK, EXIT_PUZZLE};
 use clap::{Args, ValueEnum};
 use hdp::engine::{Analysis, PairAnalysis, Recording, Status};
 use hdp::format::{apply_context, parse_context};
+use hdp::render::pair_analysis_tree;
+use std::io::Write;
 
 /// Which analysis to run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -30,7 +33,8 @@ pub struct ChainArgs {
     /// Which analysis to run.
     #[arg(long, value_enum, default_value_t = Variant::Full)]
     pub variant: Variant,
-    /// Print every step (STA after each fact, HYP, INC) with its 81-character position.
+    /// Print every step (STA after each fact, HYP, INC) with its 81-character position (text
+    /// format; JSON always holds the steps).
     #[arg(long)]
     pub steps: bool,
     /// Start from this context, e.g. "I8: 2,7 + G7: 3,9".
@@ -41,11 +45,25 @@ pub struct ChainArgs {
     #[arg(long)]
     pub why: bool,
     /// Output format: text (the notation), json (the whole analysis), dot (the decision tree).
-    #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
-    pub format: OutputFormat,
+    #[arg(long, value_enum, default_value_t = ChainFormat::Text)]
+    pub format: ChainFormat,
 }
 
 impl ChainArgs {
+    /// Value combinations that would be ignored.
+    pub fn check(&self, given: &dyn Fn(&str) -> bool) -> Result<(), String> {
+        super::check_variant(self.variant, given)?;
+        if self.steps && self.format != ChainFormat::Text {
+            return Err(
+                "--steps applies to --format text (the JSON record always holds the steps)".into(),
+            );
+        }
+        if self.steps && self.variant == Variant::Analysis {
+            return Err("--steps cannot be used with --variant analysis (it has no steps)".into());
+        }
+        Ok(())
+    }
+
     /// The command run by `hdp` with no arguments: the chain of the built-in example.
     pub fn builtin_example() -> ChainArgs {
         use clap::Parser;
@@ -62,7 +80,7 @@ impl ChainArgs {
     }
 }
 
-pub fn run(a: &ChainArgs) -> anyhow::Result<i32> {
+pub fn run(a: &ChainArgs, out: &mut Output) -> anyhow::Result<i32> {
     let given = match &a.given {
         Some(text) => parse_context(text)
             .map_err(|e| anyhow::anyhow!("--given: column {}: {}", e.column, e.kind))?,
@@ -75,7 +93,7 @@ pub fn run(a: &ChainArgs) -> anyhow::Result<i32> {
         Variant::Vdpr => 3,
         _ => options.max_depth,
     };
-    options.recording = if a.format == OutputFormat::Dot {
+    options.recording = if a.format == ChainFormat::Dot {
         Recording::ChainAndTree
     } else {
         Recording::Chain
@@ -84,21 +102,31 @@ pub fn run(a: &ChainArgs) -> anyhow::Result<i32> {
     let reads = a.input.read_all()?;
     let many = reads.len() > 1;
     for (i, r) in reads.into_iter().enumerate() {
-        let source = r.source.clone();
-        let Some(p) = r.ok_or_report() else {
-            code = EXIT_PUZZLE;
-            continue;
+        let source = r.source;
+        let p = match r.puzzle {
+            Ok(p) => p,
+            Err(e) => {
+                error(format_args!("{source}: {e}"));
+                if a.format == ChainFormat::Json {
+                    out.error_record(&source, e.line, &e.to_string())?;
+                }
+                code = EXIT_PUZZLE;
+                continue;
+            }
         };
         if let Err(e) = apply_context(&p.grid, &given) {
-            eprintln!("hdp: --given: {e}");
+            error(format_args!("{source} line {}: --given: {e}", p.line));
+            if a.format == ChainFormat::Json {
+                out.error_record(&source, p.line, &format!("--given: {e}"))?;
+            }
             code = EXIT_PUZZLE;
             continue;
         }
-        if many && a.format == OutputFormat::Text {
+        if many && a.format == ChainFormat::Text {
             if i > 0 {
-                println!();
+                writeln!(out)?;
             }
-            println!("# {source} line {}: {}", p.line, p.grid.to_line());
+            writeln!(out, "# {source} line {}: {}", p.line, p.grid.to_line())?;
         }
         if a.variant == Variant::Analysis {
             let mut g = p.grid;
@@ -107,41 +135,26 @@ pub fn run(a: &ChainArgs) -> anyhow::Result<i32> {
             }
             let pa = PairAnalysis::run(&g, &options);
             match a.format {
-                OutputFormat::Json => println!("{}", serde_json::to_string(&pa)?),
-                _ => print!("{pa}"),
+                ChainFormat::Json => out.record(&source, p.line, &pa)?,
+                ChainFormat::Dot => write!(out, "{}", pair_analysis_tree(&pa).to_dot())?,
+                ChainFormat::Text => write!(out, "{pa}")?,
             }
+            out.flush()?;
             continue;
         }
         options.budget.deadline = a.engine.deadline();
         let analysis = Analysis::run_from(&p.grid, &given, &options);
-        match analysis.status {
-            Status::Solved => {}
-            Status::NoSolution => {
-                eprintln!(
-                    "hdp: {} line {}: the puzzle has no solution",
-                    source, p.line
-                );
-                code = EXIT_PUZZLE;
-            }
-            Status::MultipleSolutions => {
-                eprintln!(
-                    "hdp: {} line {}: the puzzle has several solutions",
-                    source, p.line
-                );
-                code = EXIT_PUZZLE;
-            }
-            Status::Unsolved(limit) => {
-                eprintln!("hdp: {source} line {}: unsolved: {limit}", p.line);
-                code = EXIT_PUZZLE;
-            }
+        if let Some(problem) = status_problem(&analysis.status) {
+            error(format_args!("{source} line {}: {problem}", p.line));
+            code = EXIT_PUZZLE;
         }
         match a.format {
-            OutputFormat::Json => println!("{}", serde_json::to_string(&analysis.record())?),
-            OutputFormat::Dot => match &analysis.tree {
-                Some(t) => print!("{}", t.to_dot()),
-                None => println!("digraph {{}}"),
+            ChainFormat::Json => out.record(&source, p.line, &analysis.record())?,
+            ChainFormat::Dot => match &analysis.tree {
+                Some(t) => write!(out, "{}", t.to_dot())?,
+                None => writeln!(out, "digraph {{}}")?,
             },
-            OutputFormat::Text => {
+            ChainFormat::Text => {
                 if matches!(
                     analysis.status,
                     Status::NoSolution | Status::MultipleSolutions
@@ -154,17 +167,20 @@ pub fn run(a: &ChainArgs) -> anyhow::Result<i32> {
                     analysis.summary()
                 };
                 if a.why {
-                    print!("{chain:#}");
+                    write!(out, "{chain:#}")?;
                 } else {
-                    print!("{chain}");
+                    write!(out, "{chain}")?;
                 }
                 let depth = analysis.depth.map_or("-".to_string(), |d| d.to_string());
-                println!(
+                writeln!(
+                    out,
                     "# {}, depth {depth}, {} tests, {} hypotheses",
                     analysis.status, analysis.counters.tests, analysis.counters.hypotheses
-                );
+                )?;
             }
         }
+        // An analysis takes a while: deliver each puzzle's result as soon as it is known.
+        out.flush()?;
     }
     Ok(code)
 }

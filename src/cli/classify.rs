@@ -9,7 +9,7 @@ use hdp::format::parse_line;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use serde::Serialize;
-use std::io::{BufRead, BufWriter, IsTerminal, Write};
+use std::io::{BufRead, IsTerminal, Write};
 use std::time::{Duration, Instant};
 
 const LEVELS_HELP: &str = "\
@@ -35,14 +35,16 @@ opposite led to a contradiction, at any nesting level. Defaults: --max-depth 4 a
 (T&E(0..3)), `depth_pairs` is empty and `level` maps T&E depth 0..3 to trivial, medium, hard,
 deep.
 
-Exit codes: 0 success, 1 some line was bad or a puzzle had no unique solution, 2 usage or I/O error.";
+Exit codes: 0 success, 1 some line was bad or a puzzle had no unique solution, 2 usage or I/O error
+(including output that cannot be written), 141 standard output was closed early (e.g. by `head`).";
 
 /// Record format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum RecordFormat {
     /// Tab-separated values with a header line.
     Tsv,
-    /// One JSON object per line.
+    /// One JSON object per line (alias: json).
+    #[value(alias = "json")]
     Jsonl,
 }
 
@@ -59,11 +61,11 @@ pub struct ClassifyArgs {
     #[command(flatten)]
     pub engine: EngineArgs,
     /// Trial-and-error depth of the literature: candidate decisions, singles, contradictions only
-    /// (overrides --decisions, --profile and --proof).
-    #[arg(long)]
+    /// (so it cannot be combined with --decisions, --profile, --proof or --walk).
+    #[arg(long, conflicts_with_all = ["decisions", "profile", "proof", "walk"])]
     pub te: bool,
-    /// Worker threads (default: all cores).
-    #[arg(long, short = 'j')]
+    /// Worker threads, 1 to 1024 (default: all cores).
+    #[arg(long, short = 'j', value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1024))]
     pub jobs: Option<usize>,
     /// Process every N-th puzzle line starting at I (0-based), written I/N.
     #[arg(long, value_parser = parse_shard)]
@@ -71,8 +73,8 @@ pub struct ClassifyArgs {
     /// Print a histogram of levels and effort percentiles to stderr at the end.
     #[arg(long)]
     pub summary: bool,
-    /// Print only the summary, to stdout.
-    #[arg(long)]
+    /// Print only the summary, to stdout (instead of --summary's records plus summary on stderr).
+    #[arg(long, conflicts_with = "summary")]
     pub summary_only: bool,
 }
 
@@ -302,15 +304,31 @@ impl Summary {
     }
 }
 
+/// `{rate}`: puzzles per second with sensible precision (`42.1/s`, `3120/s`).
+fn with_rate(style: ProgressStyle) -> ProgressStyle {
+    style.with_key(
+        "rate",
+        |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+            let r = state.per_sec();
+            let _ = if r >= 100.0 {
+                write!(w, "{r:.0}/s")
+            } else {
+                write!(w, "{r:.1}/s")
+            };
+        },
+    )
+}
+
 fn progress(total: Option<u64>) -> ProgressBar {
-    if !std::io::stderr().is_terminal() {
+    if !std::io::stderr().is_terminal() || super::output::quiet() {
         return ProgressBar::hidden();
     }
     match total {
         Some(n) => {
             let bar = ProgressBar::new(n);
             bar.set_style(
-                ProgressStyle::with_template("{bar:40} {pos}/{len} puzzles  {per_sec}  eta {eta}")
+                ProgressStyle::with_template("{bar:40} {pos}/{len} puzzles  {rate}  eta {eta}")
+                    .map(with_rate)
                     .unwrap_or_else(|_| ProgressStyle::default_bar()),
             );
             bar
@@ -318,7 +336,8 @@ fn progress(total: Option<u64>) -> ProgressBar {
         None => {
             let bar = ProgressBar::new_spinner();
             bar.set_style(
-                ProgressStyle::with_template("{spinner} {pos} puzzles  {per_sec}")
+                ProgressStyle::with_template("{spinner} {pos} puzzles  {rate}")
+                    .map(with_rate)
                     .unwrap_or_else(|_| ProgressStyle::default_spinner()),
             );
             bar
@@ -326,7 +345,7 @@ fn progress(total: Option<u64>) -> ProgressBar {
     }
 }
 
-pub fn run(a: &ClassifyArgs) -> anyhow::Result<i32> {
+pub fn run(a: &ClassifyArgs, out: &mut super::Output) -> anyhow::Result<i32> {
     let mut options = if a.te {
         ClassifyOptions::trial_and_error()
     } else {
@@ -363,8 +382,6 @@ pub fn run(a: &ClassifyArgs) -> anyhow::Result<i32> {
         None
     };
     let bar = progress(total);
-    let stdout = std::io::stdout();
-    let mut out = BufWriter::new(stdout.lock());
     if !a.summary_only && a.format == RecordFormat::Tsv {
         writeln!(out, "{}", COLUMNS.join("\t"))?;
     }
@@ -425,7 +442,7 @@ pub fn run(a: &ClassifyArgs) -> anyhow::Result<i32> {
             for r in &records {
                 if let Some(e) = &r.error {
                     if r.solutions.is_none() {
-                        bar.suspend(|| eprintln!("hdp: {file}: {e}"));
+                        bar.suspend(|| super::output::error(format_args!("{file}: {e}")));
                     }
                     code = EXIT_PUZZLE;
                 }
@@ -447,7 +464,7 @@ pub fn run(a: &ClassifyArgs) -> anyhow::Result<i32> {
         write!(out, "{text}")?;
         out.flush()?;
     } else if a.summary {
-        eprint!("{text}");
+        super::output::stderr_text(&text);
     }
     Ok(code)
 }

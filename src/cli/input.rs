@@ -16,7 +16,7 @@ pub struct InputArgs {
     /// An 81-character puzzle, a file path, or - for standard input (default: Inkala's puzzle).
     pub inputs: Vec<String>,
     /// Input format (default: detected).
-    #[arg(long, default_value = "auto")]
+    #[arg(long, default_value = "auto", value_parser = super::input_format_parser())]
     pub input_format: InputFormat,
 }
 
@@ -34,7 +34,7 @@ impl Read1 {
         match self.puzzle {
             Ok(p) => Some(p),
             Err(e) => {
-                eprintln!("hdp: {}: {e}", self.source);
+                super::output::error(format_args!("{}: {e}", self.source));
                 None
             }
         }

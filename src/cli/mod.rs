@@ -3,16 +3,19 @@
 mod chain;
 mod classify;
 mod input;
+mod output;
 mod render;
 mod solve;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use hdp::decision::DecisionKinds;
-use hdp::engine::{Budget, Options, Proof, Schedule, Walk};
+use hdp::engine::{Budget, Options, Proof, Schedule, Status, Walk};
+use hdp::format::InputFormat;
 use hdp::propagate::Profile;
 use std::time::{Duration, Instant};
 
 pub use input::InputArgs;
+pub use output::Output;
 
 /// Exit code: everything went well.
 pub const EXIT_OK: i32 = 0;
@@ -20,28 +23,59 @@ pub const EXIT_OK: i32 = 0;
 pub const EXIT_PUZZLE: i32 = 1;
 /// Exit code: bad usage or an I/O error.
 pub const EXIT_USAGE: i32 = 2;
+/// Exit code: standard output was closed early (`hdp chain FILE | head -1`); the status a shell
+/// reports for a program ended by SIGPIPE (128 + 13), as `cat` or `grep` would give. Nothing is
+/// printed.
+pub const EXIT_BROKEN_PIPE: i32 = 141;
 
 const EXIT_HELP: &str = "\
 Exit codes:
-  0  success
-  1  a puzzle was invalid, unsolvable, had several solutions, or bad input in a batch
-  2  usage or I/O error
+  0    success
+  1    a puzzle was invalid, unsolvable, had several solutions or was not solved within the
+       limits, or a batch had a bad line (each with a message on stderr)
+  2    usage or I/O error (including output that cannot be written, e.g. a full disk)
+  141  standard output was closed early (e.g. piped into `head`); nothing is printed
 
 With no command, hdp prints the HDP chain of Arto Inkala's puzzle with the source's method
 (`hdp chain --decisions pairs`, the built-in example).";
 
+/// `hdp -V`: the version and the commit it was built from.
+const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (git ",
+    env!("HDP_GIT_COMMIT"),
+    ")"
+);
+
+/// `hdp --version`: also the enabled cargo features and the target.
+const LONG_VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (git ",
+    env!("HDP_GIT_COMMIT"),
+    ")\nfeatures: ",
+    env!("HDP_FEATURES"),
+    "\ntarget: ",
+    env!("HDP_TARGET")
+);
+
 /// Explains why a Sudoku is hard: Hypothesis/Disproof/Proof chains, reduction depth, pictures.
 #[derive(Parser, Debug)]
-#[command(name = "hdp", version, about, after_help = EXIT_HELP)]
+#[command(name = "hdp", version = VERSION, long_version = LONG_VERSION, about, after_help = EXIT_HELP)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
+    /// Print only errors on stderr: no progress bar, no notes.
+    #[arg(short, long, global = true)]
+    pub quiet: bool,
 }
 
 /// The subcommands.
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    /// Find the HDP chain of each puzzle (spec §2, §5).
+    /// Find the HDP (hypothesis, disproof, proof) chain of each puzzle.
+    ///
+    /// The chain is the lines of reasoning that solve the puzzle: each line either shows a
+    /// hypothesis false (DIS ... => CTR) or proves the solution (PRF ... => SOL).
     #[command(after_help = EXIT_HELP)]
     Chain(chain::ChainArgs),
     /// Solve each puzzle exactly: the solution, `no solution` or `multiple solutions`.
@@ -53,31 +87,56 @@ pub enum Command {
     /// Classify a collection by reduction depth: one TSV/JSONL record per puzzle line, in order.
     Classify(classify::ClassifyArgs),
     /// Draw a decision tree, a grid, or every step of the chain as SVG.
+    #[command(after_help = EXIT_HELP)]
     Render(render::RenderArgs),
     /// Write an HTML report of a puzzle (or, with --index, of a whole collection).
+    #[command(after_help = EXIT_HELP)]
     Report(render::ReportArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    ///
+    /// For example: hdp completions bash > ~/.local/share/bash-completion/completions/hdp
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff).
+    ///
+    /// For example: hdp man | man -l -   or   hdp man > hdp.1
+    Man,
 }
 
-/// Output format for results on stdout.
+/// `chain --format`: results on stdout.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum OutputFormat {
+pub enum ChainFormat {
     /// Plain text in the notation.
     Text,
-    /// JSON (one document per puzzle, one per line).
+    /// JSON Lines: one record per puzzle (alias: jsonl).
+    #[value(alias = "jsonl")]
     Json,
-    /// Graphviz DOT of the decision tree (chain only).
+    /// Graphviz DOT of the decision tree (with --variant analysis: the first-level tree).
     Dot,
+}
+
+/// `solve --format`, `propagate --format`: results on stdout.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ResultFormat {
+    /// Plain text, one result per puzzle.
+    Text,
+    /// JSON Lines: one record per puzzle (alias: jsonl).
+    #[value(alias = "jsonl")]
+    Json,
 }
 
 /// The engine settings shared by the commands that analyse.
 #[derive(Args, Debug, Clone)]
 pub struct EngineArgs {
-    /// The deepest test: how many hypotheses may be nested, plus one (pair reduction is 1,
-    /// deep 2, very deep 3). Default 3 (classify: 4).
+    /// How many hypotheses one test may nest (1 = pair reduction, 2 = deep, 3 = very deep);
+    /// harder puzzles need more, and each level costs far more time. Default 3 (classify: 4).
     #[arg(long, value_parser = clap::value_parser!(u8).range(1..=6))]
     pub max_depth: Option<u8>,
-    /// Decision kinds: pairs (cell pairs, constraint pairs only where no cell pair is left: the
-    /// source's method), or any of cell, constraint, candidate (comma-separated).
+    /// Decision kinds: pairs (cell pairs, and constraint pairs only where no cell pair is left:
+    /// the source's method), or any of cell, constraint, candidate (comma-separated).
     #[arg(long, default_value = "cell,constraint")]
     pub decisions: DecisionKinds,
     /// When the facts found in a pass are applied: synchronous (all at the end of the pass; the
@@ -94,12 +153,37 @@ pub struct EngineArgs {
     /// How hypotheses are walked.
     #[arg(long, value_enum, default_value_t = WalkArg::BreadthFirst)]
     pub walk: WalkArg,
-    /// The most branch tests per puzzle; past it the analysis ends with UNS.
-    #[arg(long)]
+    /// The most branch tests per puzzle (at least 1); past it the analysis ends with UNS.
+    #[arg(long, value_parser = parse_budget)]
     pub budget: Option<u64>,
-    /// The most seconds per puzzle; past it the analysis ends with UNS.
-    #[arg(long)]
+    /// The most seconds per puzzle (a number above 0, e.g. 0.5); past it the analysis ends with UNS.
+    #[arg(long, value_parser = parse_timeout, allow_hyphen_values = true)]
     pub timeout: Option<f64>,
+}
+
+/// `--budget`: a number of branch tests, at least 1.
+fn parse_budget(s: &str) -> Result<u64, String> {
+    match s.trim().parse::<u64>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err(format!(
+            "the budget must be a whole number of tests, at least 1, got {s}"
+        )),
+    }
+}
+
+/// `--timeout`: a finite number of seconds above zero.
+fn parse_timeout(s: &str) -> Result<f64, String> {
+    let t: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("expected a number of seconds, got {s:?}"))?;
+    if t.is_finite() && t > 0.0 {
+        Ok(t)
+    } else {
+        Err(format!(
+            "the timeout must be a finite number of seconds above 0, got {s}"
+        ))
+    }
 }
 
 /// `--proof`.
@@ -165,22 +249,143 @@ impl EngineArgs {
     }
 }
 
+impl Cli {
+    /// Combinations of option values that clap's argument relations cannot express (they depend
+    /// on a value, not on presence), checked before anything runs: a message for the usage error.
+    /// On error: the (sub)command path, for its usage line, and the message. `given` tells
+    /// whether an argument (by id) was typed on the command line rather than defaulted.
+    pub fn check(&self, given: &dyn Fn(&str) -> bool) -> Result<(), (Vec<&'static str>, String)> {
+        let (path, result) = match &self.command {
+            Some(Command::Chain(a)) => (vec!["chain"], a.check(given)),
+            Some(Command::Solve(a)) => (vec!["solve"], a.check()),
+            Some(Command::Propagate(a)) => (vec!["propagate"], a.check()),
+            Some(Command::Render(a)) => (vec!["render", a.what.name()], a.check(given)),
+            _ => (vec![], Ok(())),
+        };
+        result.map_err(|msg| (path, msg))
+    }
+}
+
+/// Engine options that `--variant` makes meaningless, when typed: the first-level analysis
+/// uses only the decisions and the profile; pr, dpr and vdpr fix the depth.
+pub fn check_variant(variant: chain::Variant, given: &dyn Fn(&str) -> bool) -> Result<(), String> {
+    use chain::Variant;
+    let ignored: &[(&str, &str)] = match variant {
+        Variant::Analysis => &[
+            ("max_depth", "--max-depth"),
+            ("proof", "--proof"),
+            ("walk", "--walk"),
+            ("budget", "--budget"),
+            ("timeout", "--timeout"),
+        ],
+        Variant::Pr | Variant::Dpr | Variant::Vdpr => &[("max_depth", "--max-depth")],
+        Variant::Full => &[],
+    };
+    match ignored.iter().find(|(id, _)| given(id)) {
+        None => Ok(()),
+        Some((_, flag)) if variant == Variant::Analysis => Err(format!(
+            "{flag} has no effect with --variant analysis (it tests the first level only, with \
+             --decisions and --profile)"
+        )),
+        Some((_, flag)) => Err(format!(
+            "{flag} has no effect with --variant pr, dpr or vdpr (they fix the depth at 1, 2, 3); \
+             use --variant full"
+        )),
+    }
+}
+
+/// Parses the command line and checks it; usage errors exit 2 with clap's message.
+pub fn parse() -> Cli {
+    use clap::parser::ValueSource;
+    use clap::{CommandFactory, FromArgMatches};
+    let matches = Cli::command().get_matches();
+    // Not the _mut form: that takes the values out, and `given` reads them afterwards.
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    let mut leaf = &matches;
+    while let Some((_, sub)) = leaf.subcommand() {
+        leaf = sub;
+    }
+    let given = |id: &str| {
+        leaf.try_get_raw(id).is_ok_and(|v| v.is_some())
+            && leaf.value_source(id) == Some(ValueSource::CommandLine)
+    };
+    if let Err((path, msg)) = cli.check(&given) {
+        let mut cmd = Cli::command();
+        cmd.build();
+        let mut sub = cmd;
+        for name in path {
+            match sub.find_subcommand(name) {
+                Some(s) => sub = s.clone(),
+                None => break,
+            }
+        }
+        sub.error(clap::error::ErrorKind::ArgumentConflict, msg)
+            .exit();
+    }
+    cli
+}
+
+/// `hdp completions SHELL`. Generated into memory first: the generator panics on write errors.
+fn completions(shell: clap_complete::Shell, out: &mut Output) -> anyhow::Result<i32> {
+    use clap::CommandFactory;
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut Cli::command(), "hdp", &mut script);
+    std::io::Write::write_all(out, &script)?;
+    Ok(EXIT_OK)
+}
+
+/// `hdp man`.
+fn man(out: &mut Output) -> anyhow::Result<i32> {
+    use clap::CommandFactory;
+    let mut page = Vec::new();
+    clap_mangen::Man::new(Cli::command()).render(&mut page)?;
+    std::io::Write::write_all(out, &page)?;
+    Ok(EXIT_OK)
+}
+
+/// `--input-format`: the library's names, listed in `--help`.
+pub fn input_format_parser() -> impl clap::builder::TypedValueParser<Value = InputFormat> {
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+    PossibleValuesParser::new([
+        PossibleValue::new("auto").help("detect the format (default)"),
+        PossibleValue::new("line").help("one 81-character puzzle per line"),
+        PossibleValue::new("grid").help("9-line grids, with or without separators"),
+        PossibleValue::new("sdk").help("SadMan Software .sdk"),
+        PossibleValue::new("ss").help("Simple Sudoku .ss"),
+        PossibleValue::new("pencil").help("a pencil-mark grid (81 groups of candidates)"),
+    ])
+    .map(|s| s.parse().unwrap_or(InputFormat::Auto))
+}
+
+/// Why an analysis ending in `status` makes the exit code 1, in words; `None` when solved.
+pub fn status_problem(status: &Status) -> Option<String> {
+    match status {
+        Status::Solved => None,
+        Status::NoSolution => Some("the puzzle has no solution".into()),
+        Status::MultipleSolutions => Some("the puzzle has several solutions".into()),
+        Status::Unsolved(limit) => Some(format!("unsolved: {limit}")),
+    }
+}
+
 /// Runs the parsed command line; returns the exit code.
 pub fn run(cli: Cli) -> i32 {
+    output::set_quiet(cli.quiet);
+    let mut out = Output::stdout();
     let result = match cli.command {
-        None => chain::run(&chain::ChainArgs::builtin_example()),
-        Some(Command::Chain(a)) => chain::run(&a),
-        Some(Command::Solve(a)) => solve::run_solve(&a),
-        Some(Command::Propagate(a)) => solve::run_propagate(&a),
-        Some(Command::Classify(a)) => classify::run(&a),
-        Some(Command::Render(a)) => render::run_render(&a),
-        Some(Command::Report(a)) => render::run_report(&a),
+        None => chain::run(&chain::ChainArgs::builtin_example(), &mut out),
+        Some(Command::Chain(a)) => chain::run(&a, &mut out),
+        Some(Command::Solve(a)) => solve::run_solve(&a, &mut out),
+        Some(Command::Propagate(a)) => solve::run_propagate(&a, &mut out),
+        Some(Command::Classify(a)) => classify::run(&a, &mut out),
+        Some(Command::Render(a)) => render::run_render(&a, &mut out),
+        Some(Command::Report(a)) => render::run_report(&a, &mut out),
+        Some(Command::Completions { shell }) => completions(shell, &mut out),
+        Some(Command::Man) => man(&mut out),
     };
-    match result {
+    // What was written before an error is still delivered; the first error decides.
+    let flushed = std::io::Write::flush(&mut out);
+    match result.and_then(|code| flushed.map(|()| code).map_err(Into::into)) {
         Ok(code) => code,
-        Err(e) => {
-            eprintln!("hdp: {e:#}");
-            EXIT_USAGE
-        }
+        Err(e) => output::failure(&e),
     }
 }

@@ -1,7 +1,8 @@
 //! `hdp render` (tree, grid and step pictures) and `hdp report` (HTML reports).
 
 use super::chain::Variant;
-use super::{EngineArgs, InputArgs, EXIT_OK, EXIT_PUZZLE};
+use super::output::error;
+use super::{status_problem, EngineArgs, InputArgs, Output, EXIT_OK, EXIT_PUZZLE};
 use clap::{Args, Subcommand};
 use hdp::engine::{Analysis, PairAnalysis, Recording};
 use hdp::format::{apply_context, parse_context, parse_line, Puzzle};
@@ -10,6 +11,7 @@ use hdp::render::{
     grid_svg, index_html, pair_analysis_tree, report, steps_svgs, tree_svg, GridStyle, IndexEntry,
     TreeStyle,
 };
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// `hdp render`.
@@ -31,10 +33,11 @@ pub enum RenderWhat {
         /// analysis (first level), pr, dpr, vdpr or full.
         #[arg(long, value_enum, default_value_t = Variant::Full)]
         variant: Variant,
-        /// Draw every recorded node, not only the decisions that produced facts.
+        /// Draw every recorded node, not only the decisions that produced facts (the analysis
+        /// tree always has every node).
         #[arg(long)]
         all: bool,
-        /// Output file.
+        /// Output file, or - for standard output.
         #[arg(short, long, default_value = "tree.svg")]
         output: PathBuf,
     },
@@ -48,7 +51,7 @@ pub enum RenderWhat {
         /// Draw the puzzle as given instead of the propagated position.
         #[arg(long)]
         raw: bool,
-        /// Output file.
+        /// Output file, or - for standard output.
         #[arg(short, long, default_value = "grid.svg")]
         output: PathBuf,
     },
@@ -59,7 +62,7 @@ pub enum RenderWhat {
         #[command(flatten)]
         engine: EngineArgs,
         /// Output directory.
-        #[arg(short, long, default_value = "steps")]
+        #[arg(short, long, default_value = "steps", value_parser = parse_dir)]
         output: PathBuf,
     },
 }
@@ -73,7 +76,7 @@ pub struct ReportArgs {
     pub engine: EngineArgs,
     /// A collection (one puzzle per line, or TSV with a puzzle column; the first other column
     /// names it): a report per puzzle and an index page by level.
-    #[arg(long)]
+    #[arg(long, conflicts_with_all = ["inputs", "input_format"])]
     pub index: Option<PathBuf>,
     /// Title of the page (single puzzle).
     #[arg(long)]
@@ -82,8 +85,52 @@ pub struct ReportArgs {
     #[arg(long, default_value_t = 60)]
     pub max_steps: usize,
     /// Output directory.
-    #[arg(short, long, default_value = "report")]
+    #[arg(short, long, default_value = "report", value_parser = parse_dir)]
     pub output: PathBuf,
+}
+
+impl RenderWhat {
+    /// The subcommand's name.
+    pub fn name(&self) -> &'static str {
+        match self {
+            RenderWhat::Tree { .. } => "tree",
+            RenderWhat::Grid { .. } => "grid",
+            RenderWhat::Steps { .. } => "steps",
+        }
+    }
+}
+
+impl RenderArgs {
+    /// Value combinations that would be ignored.
+    pub fn check(&self, given: &dyn Fn(&str) -> bool) -> Result<(), String> {
+        match &self.what {
+            RenderWhat::Tree { variant, all, .. } if *all && *variant == Variant::Analysis => Err(
+                "--all cannot be used with --variant analysis (that tree always has every node)"
+                    .into(),
+            ),
+            RenderWhat::Tree { variant, .. } => super::check_variant(*variant, given),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// An output directory: `-` (standard output) cannot hold several files.
+fn parse_dir(s: &str) -> Result<PathBuf, String> {
+    if s == "-" {
+        Err("this writes several files: give a directory (- is only for single files)".into())
+    } else {
+        Ok(PathBuf::from(s))
+    }
+}
+
+/// Writes a single-file result to `path`, or to standard output when `path` is `-`.
+fn write_file(out: &mut Output, path: &Path, content: &str) -> anyhow::Result<()> {
+    if path.as_os_str() == "-" {
+        out.write_all(content.as_bytes())?;
+        Ok(())
+    } else {
+        write(path, content)
+    }
 }
 
 fn write(path: &Path, content: &str) -> anyhow::Result<()> {
@@ -95,16 +142,26 @@ fn write(path: &Path, content: &str) -> anyhow::Result<()> {
         .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))
 }
 
+/// The first puzzle of the input, or the exit code after reporting why there is none.
 fn first_puzzle(input: &InputArgs) -> anyhow::Result<Result<Puzzle, i32>> {
+    Ok(first_read(input)?.map(|(_, p)| p))
+}
+
+/// The first puzzle of the input with its source, or the exit code after reporting why there is
+/// none.
+fn first_read(input: &InputArgs) -> anyhow::Result<Result<(String, Puzzle), i32>> {
     let reads = input.read_all()?;
     Ok(reads
         .into_iter()
         .next()
-        .and_then(|r| r.ok_or_report())
+        .and_then(|r| {
+            let source = r.source.clone();
+            r.ok_or_report().map(|p| (source, p))
+        })
         .ok_or(EXIT_PUZZLE))
 }
 
-pub fn run_render(a: &RenderArgs) -> anyhow::Result<i32> {
+pub fn run_render(a: &RenderArgs, out: &mut Output) -> anyhow::Result<i32> {
     match &a.what {
         RenderWhat::Tree {
             input,
@@ -137,12 +194,13 @@ pub fn run_render(a: &RenderArgs) -> anyhow::Result<i32> {
                 options.recording = Recording::ChainAndTree;
                 let analysis = Analysis::run(&p.grid, &options);
                 let Some(tree) = analysis.tree else {
-                    eprintln!("hdp: no tree: {}", analysis.status);
+                    let problem = status_problem(&analysis.status).unwrap_or_default();
+                    error(format_args!("no tree: {problem}"));
                     return Ok(EXIT_PUZZLE);
                 };
                 tree_svg(&tree, &style)
             };
-            write(output, &svg)?;
+            write_file(out, output, &svg)?;
         }
         RenderWhat::Grid {
             input,
@@ -162,7 +220,7 @@ pub fn run_render(a: &RenderArgs) -> anyhow::Result<i32> {
             let mut g = match apply_context(&p.grid, &context) {
                 Ok(g) => g,
                 Err(e) => {
-                    eprintln!("hdp: --given: {e}");
+                    error(format_args!("--given: {e}"));
                     return Ok(EXIT_PUZZLE);
                 }
             };
@@ -176,7 +234,7 @@ pub fn run_render(a: &RenderArgs) -> anyhow::Result<i32> {
                 removed: (!raw).then_some(before),
                 caption: given.clone(),
             };
-            write(output, &grid_svg(&g, &style))?;
+            write_file(out, output, &grid_svg(&g, &style))?;
         }
         RenderWhat::Steps {
             input,
@@ -191,8 +249,11 @@ pub fn run_render(a: &RenderArgs) -> anyhow::Result<i32> {
             for (name, svg) in steps_svgs(&analysis) {
                 write(&output.join(name), &svg)?;
             }
-            if !analysis.is_solved() {
-                eprintln!("hdp: {}", analysis.status);
+            if let Some(problem) = status_problem(&analysis.status) {
+                error(format_args!(
+                    "{problem} (steps written to {})",
+                    output.display()
+                ));
                 return Ok(EXIT_PUZZLE);
             }
         }
@@ -269,11 +330,20 @@ fn collection(text: &str) -> Vec<(usize, String, Result<Puzzle, hdp::ParseError>
     out
 }
 
-pub fn run_report(a: &ReportArgs) -> anyhow::Result<i32> {
+/// Why a report's puzzle makes the exit code 1: no or several solutions, or not solved by the
+/// deepest variant; `None` when solved.
+fn report_problem(input: &ReportInput) -> Option<String> {
+    match input.variants.last() {
+        Some((_, analysis)) => status_problem(&analysis.status),
+        None => Some("no analysis ran".into()),
+    }
+}
+
+pub fn run_report(a: &ReportArgs, _out: &mut Output) -> anyhow::Result<i32> {
     let options = a.engine.options(hdp::engine::DEFAULT_MAX_DEPTH);
     let Some(index) = &a.index else {
-        let p = match first_puzzle(&a.input)? {
-            Ok(p) => p,
+        let (source, p) = match first_read(&a.input)? {
+            Ok(read) => read,
             Err(code) => return Ok(code),
         };
         let title = a
@@ -282,13 +352,19 @@ pub fn run_report(a: &ReportArgs) -> anyhow::Result<i32> {
             .or(p.label.clone())
             .unwrap_or_else(|| p.grid.to_line());
         let input = ReportInput::analyse(&title, &p.grid, &options);
-        let code = if matches!(input.variants.last(), Some((_, x)) if x.is_solved()) {
-            EXIT_OK
-        } else {
-            EXIT_PUZZLE
-        };
         write_report(&a.output, &input, a.max_steps)?;
-        return Ok(code);
+        return Ok(match report_problem(&input) {
+            None => EXIT_OK,
+            Some(problem) => {
+                error(format_args!(
+                    "{} line {}: {problem} (report written to {})",
+                    source,
+                    p.line,
+                    a.output.display()
+                ));
+                EXIT_PUZZLE
+            }
+        });
     };
     let text = std::fs::read_to_string(index)
         .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", index.display()))?;
@@ -299,7 +375,7 @@ pub fn run_report(a: &ReportArgs) -> anyhow::Result<i32> {
         let p = match p {
             Ok(p) => p,
             Err(e) => {
-                eprintln!("hdp: {}: {e}", index.display());
+                error(format_args!("{}: {e}", index.display()));
                 code = EXIT_PUZZLE;
                 continue;
             }
@@ -312,6 +388,18 @@ pub fn run_report(a: &ReportArgs) -> anyhow::Result<i32> {
         let input = ReportInput::analyse(&name, &p.grid, &options);
         let c = input.classification.as_ref();
         write_report(&a.output.join(&dir), &input, a.max_steps)?;
+        if let Some(problem) = report_problem(&input) {
+            let named = if name == format!("line {n}") {
+                String::new()
+            } else {
+                format!(" ({name})")
+            };
+            error(format_args!(
+                "{} line {n}{named}: {problem}",
+                index.display()
+            ));
+            code = EXIT_PUZZLE;
+        }
         entries.push(IndexEntry {
             name,
             puzzle: p.grid.to_line(),

@@ -1,22 +1,28 @@
 //! `hdp solve` and `hdp propagate`.
 
-use super::{InputArgs, OutputFormat, EXIT_OK, EXIT_PUZZLE};
+use super::input::Read1;
+use super::output::{error, stderr_line};
+use super::{InputArgs, Output, ResultFormat, EXIT_OK, EXIT_PUZZLE};
 use clap::Args;
-use hdp::format::{to_pencil, to_pretty, GridJson};
+use hdp::format::{to_pencil, to_pretty, GridJson, Puzzle};
 use hdp::propagate::{propagate_counting, Outcome, Profile, Stats};
 use hdp::solver::{solve, Solutions};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::io::Write;
 
 /// `hdp solve`.
 #[derive(Args, Debug)]
 pub struct SolveArgs {
     #[command(flatten)]
     pub input: InputArgs,
-    /// Print the number of solutions (capped at 2) instead of the solution.
+    /// Print the number of solutions (capped at 2) instead of the solution (text format; JSON
+    /// always holds the count).
     #[arg(long)]
     pub count: bool,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
-    pub format: OutputFormat,
+    #[arg(long, value_enum, default_value_t = ResultFormat::Text)]
+    pub format: ResultFormat,
 }
 
 /// `hdp propagate`.
@@ -30,22 +36,100 @@ pub struct PropagateArgs {
     /// Print the reduced position as a 9-line grid.
     #[arg(long, conflicts_with = "candidates")]
     pub pretty: bool,
-    /// Print how often each rule applied (to stderr; in JSON, a `rules` object).
+    /// Print how often each rule applied, to stderr (text format; JSON always holds a `rules`
+    /// object).
     #[arg(long)]
     pub stats: bool,
     /// Propagation profile: default or singles (or a rule list).
     #[arg(long, default_value = "default")]
     pub profile: Profile,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
-    pub format: OutputFormat,
+    #[arg(long, value_enum, default_value_t = ResultFormat::Text)]
+    pub format: ResultFormat,
 }
 
-pub fn run_solve(a: &SolveArgs) -> anyhow::Result<i32> {
+impl SolveArgs {
+    /// Value combinations that would be ignored.
+    pub fn check(&self) -> Result<(), String> {
+        if self.count && self.format != ResultFormat::Text {
+            return Err("--count applies to --format text (JSON always holds `solutions`)".into());
+        }
+        Ok(())
+    }
+}
+
+impl PropagateArgs {
+    /// Value combinations that would be ignored.
+    pub fn check(&self) -> Result<(), String> {
+        if self.format == ResultFormat::Text {
+            return Ok(());
+        }
+        for (given, name) in [
+            (self.pretty, "--pretty"),
+            (self.candidates, "--candidates"),
+            (self.stats, "--stats"),
+        ] {
+            if given {
+                return Err(format!(
+                    "{name} applies to --format text (JSON always holds the grid and the rules)"
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A `solve --format json` record (after `schema`, `line`, `source`).
+#[derive(Serialize)]
+struct SolveRecord {
+    /// The puzzle, 81 characters.
+    puzzle: String,
+    /// 0, 1, or 2 for two or more.
+    solutions: u8,
+    /// The solution when there is exactly one.
+    solution: Option<String>,
+}
+
+/// A `propagate --format json` record (after `schema`, `line`, `source`).
+#[derive(Serialize)]
+struct PropagateRecord {
+    /// The puzzle, 81 characters.
+    puzzle: String,
+    /// `solved`, `open`, or `contradiction: ...`.
+    status: String,
+    /// Two-valued cells of the reduced position.
+    pairs: usize,
+    /// The reduced position.
+    grid: GridJson,
+    /// How often each rule applied, by rule name.
+    rules: BTreeMap<&'static str, u64>,
+}
+
+/// The puzzle of one read, or `None` after reporting its error: on stderr, and on stdout as an
+/// error record (JSON) or an `error` line (text, so that output lines match input lines).
+fn puzzle_or_report(
+    r: Read1,
+    format: ResultFormat,
+    out: &mut Output,
+) -> std::io::Result<Option<Puzzle>> {
+    match r.puzzle {
+        Ok(p) => Ok(Some(p)),
+        Err(e) => {
+            error(format_args!("{}: {e}", r.source));
+            match format {
+                ResultFormat::Json => out.error_record(&r.source, e.line, &e.to_string())?,
+                ResultFormat::Text => writeln!(out, "error")?,
+            }
+            Ok(None)
+        }
+    }
+}
+
+pub fn run_solve(a: &SolveArgs, out: &mut Output) -> anyhow::Result<i32> {
     let mut code = EXIT_OK;
     for r in a.input.read_all()? {
-        let Some(p) = r.ok_or_report() else {
-            println!("error");
+        let source = r.source.clone();
+        let Some(p) = puzzle_or_report(r, a.format, out)? else {
             code = EXIT_PUZZLE;
             continue;
         };
@@ -56,82 +140,87 @@ pub fn run_solve(a: &SolveArgs) -> anyhow::Result<i32> {
             Solutions::Multiple(_) => (2, "multiple solutions".to_string()),
         };
         if count != 1 {
+            let problem = if count == 0 {
+                "no solution"
+            } else {
+                "several solutions"
+            };
+            error(format_args!(
+                "{source} line {}: the puzzle has {problem}",
+                p.line
+            ));
             code = EXIT_PUZZLE;
         }
         match a.format {
-            OutputFormat::Json => {
-                let solution = match &s {
-                    Solutions::Unique(g) => Some(g.to_line()),
-                    _ => None,
+            ResultFormat::Json => {
+                let record = SolveRecord {
+                    puzzle: p.grid.to_line(),
+                    solutions: count,
+                    solution: (count == 1).then_some(text),
                 };
-                let v = serde_json::json!({
-                    "line": p.line,
-                    "puzzle": p.grid.to_line(),
-                    "solutions": count,
-                    "solution": solution,
-                });
-                println!("{v}");
+                out.record(&source, p.line, &record)?;
             }
-            _ if a.count => println!("{count}"),
-            _ => println!("{text}"),
+            ResultFormat::Text if a.count => writeln!(out, "{count}")?,
+            ResultFormat::Text => writeln!(out, "{text}")?,
         }
     }
     Ok(code)
 }
 
-pub fn run_propagate(a: &PropagateArgs) -> anyhow::Result<i32> {
+pub fn run_propagate(a: &PropagateArgs, out: &mut Output) -> anyhow::Result<i32> {
     let mut code = EXIT_OK;
     for r in a.input.read_all()? {
-        let Some(p) = r.ok_or_report() else {
-            println!("error");
+        let source = r.source.clone();
+        let Some(p) = puzzle_or_report(r, a.format, out)? else {
             code = EXIT_PUZZLE;
             continue;
         };
         let mut g = p.grid;
         let mut stats = Stats::default();
         let outcome = propagate_counting(&mut g, &a.profile, &mut stats);
-        if a.stats && a.format != OutputFormat::Json {
+        if a.stats {
             let counts: Vec<String> = stats.iter().map(|(r, n)| format!("{r} {n}")).collect();
-            eprintln!("line {}: {}", p.line, counts.join(", "));
+            stderr_line(format_args!("line {}: {}", p.line, counts.join(", ")));
         }
         let status = match outcome {
             Outcome::Solved => "solved".to_string(),
             Outcome::Open => "open".to_string(),
             Outcome::Contradiction(c) => {
+                error(format_args!(
+                    "{source} line {}: propagation reached a contradiction (the puzzle has no solution): {c}",
+                    p.line
+                ));
                 code = EXIT_PUZZLE;
                 format!("contradiction: {c}")
             }
         };
         match a.format {
-            OutputFormat::Json => {
-                let rules: serde_json::Map<String, serde_json::Value> = stats
-                    .iter()
-                    .map(|(r, n)| (r.name().to_string(), n.into()))
-                    .collect();
-                let v = serde_json::json!({
-                    "line": p.line,
-                    "puzzle": p.grid.to_line(),
-                    "status": status,
-                    "pairs": g.pair_count(),
-                    "grid": GridJson::from_grid(&g),
-                    "rules": rules,
-                });
-                println!("{v}");
+            ResultFormat::Json => {
+                let record = PropagateRecord {
+                    puzzle: p.grid.to_line(),
+                    status,
+                    pairs: g.pair_count(),
+                    grid: GridJson::from_grid(&g),
+                    rules: stats.iter().map(|(r, n)| (r.name(), n)).collect(),
+                };
+                out.record(&source, p.line, &record)?;
             }
-            _ if a.pretty => print!("{}", to_pretty(&g)),
-            _ if a.candidates => {
-                print!("{}", to_pencil(&g));
+            ResultFormat::Text if a.pretty => write!(out, "{}", to_pretty(&g))?,
+            ResultFormat::Text if a.candidates => {
+                write!(out, "{}", to_pencil(&g))?;
                 if !matches!(outcome, Outcome::Open | Outcome::Solved) {
-                    println!("{status}");
+                    writeln!(out, "{status}")?;
                 }
             }
-            _ => {
-                if let Outcome::Contradiction(c) = outcome {
-                    println!("contradiction: {c}");
+            ResultFormat::Text => writeln!(
+                out,
+                "{}",
+                if matches!(outcome, Outcome::Contradiction(_)) {
+                    status
                 } else {
-                    println!("{}", g.to_line());
+                    g.to_line()
                 }
-            }
+            )?,
         }
     }
     Ok(code)

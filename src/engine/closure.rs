@@ -98,6 +98,9 @@ struct Engine<'o, R> {
 
 /// Runs the analysis of `a.puzzle` and fills in `a`.
 pub(super) fn analyse(a: &mut Analysis) {
+    // The tree's root shows the propagated start.
+    let (start, _) = super::autosolve(&a.puzzle, &a.options);
+    a.start = start;
     match a.options.recording {
         Recording::Off => {
             run(a, NoRecord);

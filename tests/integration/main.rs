@@ -4,6 +4,7 @@ mod classify;
 mod cli;
 mod common;
 mod engine;
+mod faults;
 mod hostile;
 mod properties;
 mod reference;
