@@ -2,7 +2,7 @@
 //! `-` for standard input; with none, the built-in example.
 
 use clap::Args;
-use hdp::format::{parse_puzzles, InputFormat, Puzzle};
+use hdp::format::{is_cell_char, parse_puzzles, InputFormat, Puzzle};
 use hdp::ParseError;
 use std::io::Read;
 
@@ -41,14 +41,17 @@ impl Read1 {
     }
 }
 
-fn looks_like_puzzle(s: &str) -> bool {
-    let t = s.trim();
-    t.chars().count() >= 81
-        && !t.contains('/')
-        && !std::path::Path::new(t).exists()
-        && t.chars()
-            .take(81)
-            .all(|c| c.is_ascii_digit() || ".*_".contains(c))
+/// Whether a command-line argument that names no existing file was meant as a puzzle: its first
+/// word has at least 60 characters, at least 90 % of them cell characters (`1-9 . 0 * _`), and
+/// it holds no path separator. Such an argument gets the puzzle parser's error (with its column)
+/// instead of "cannot read": `12x4...` or an 80-character puzzle is a typo, not a file name.
+pub fn looks_like_puzzle(arg: &str) -> bool {
+    let Some(word) = arg.split_whitespace().next() else {
+        return false;
+    };
+    let n = word.chars().count();
+    let cells = word.chars().filter(|&c| is_cell_char(c)).count();
+    n >= 60 && !word.contains(['/', '\\']) && cells * 10 >= n * 9
 }
 
 impl InputArgs {
@@ -65,7 +68,7 @@ impl InputArgs {
                 let mut buf = Vec::new();
                 std::io::stdin().read_to_end(&mut buf)?;
                 ("-".to_string(), String::from_utf8_lossy(&buf).into_owned())
-            } else if looks_like_puzzle(input) {
+            } else if !std::path::Path::new(input).exists() && looks_like_puzzle(input) {
                 (format!("argument {}", i + 1), input.clone())
             } else {
                 let bytes = std::fs::read(input)
@@ -84,5 +87,38 @@ impl InputArgs {
             }
         }
         Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn puzzle_like_arguments() {
+        let inkala = INKALA;
+        assert!(looks_like_puzzle(inkala));
+        assert!(looks_like_puzzle(&format!("{inkala} a comment")));
+        let mut typo = inkala.to_string();
+        typo.replace_range(2..3, "x");
+        assert!(looks_like_puzzle(&typo), "one bad character");
+        assert!(looks_like_puzzle(&inkala[..80]), "80 characters");
+        assert!(looks_like_puzzle(&inkala[..60]));
+        assert!(!looks_like_puzzle(&inkala[..59]), "too short");
+        assert!(!looks_like_puzzle(&format!("dir/{inkala}")), "a path");
+        assert!(!looks_like_puzzle("puzzles.txt"));
+        assert!(!looks_like_puzzle(""));
+        let mostly_letters: String = inkala
+            .chars()
+            .map(|c| if c == '.' { 'a' } else { c })
+            .collect();
+        assert!(!looks_like_puzzle(&mostly_letters));
+        // 90 % is the threshold: 8 bad characters in 81 pass, 9 do not.
+        let mut eight = inkala.to_string();
+        eight.replace_range(0..8, "xxxxxxxx");
+        assert!(looks_like_puzzle(&eight));
+        let mut nine = inkala.to_string();
+        nine.replace_range(0..9, "xxxxxxxxx");
+        assert!(!looks_like_puzzle(&nine));
     }
 }

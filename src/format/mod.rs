@@ -85,7 +85,7 @@ pub(crate) fn is_empty_mark(c: char) -> bool {
 }
 
 /// Whether `c` is a cell character (a given or an empty mark).
-pub(crate) fn is_cell_char(c: char) -> bool {
+pub fn is_cell_char(c: char) -> bool {
     c.is_ascii_digit() || is_empty_mark(c)
 }
 

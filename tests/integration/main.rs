@@ -5,6 +5,7 @@ mod cli;
 mod common;
 mod engine;
 mod hostile;
+mod inputs;
 mod properties;
 mod reference;
 mod render;
