@@ -76,9 +76,11 @@ pub fn run(a: &ChainArgs) -> anyhow::Result<i32> {
         Recording::Chain
     };
     let mut code = EXIT_OK;
-    let reads = a.input.read_all()?;
-    let many = reads.len() > 1;
-    for (i, r) in reads.into_iter().enumerate() {
+    let mut puzzles = a.input.puzzles();
+    let (first, second) = (puzzles.next(), puzzles.next());
+    let many = second.is_some();
+    let reads = first.into_iter().chain(second).chain(&mut puzzles);
+    for (i, r) in reads.enumerate() {
         let source = r.source.clone();
         let Some(p) = r.ok_or_report() else {
             code = EXIT_PUZZLE;
@@ -156,5 +158,5 @@ pub fn run(a: &ChainArgs) -> anyhow::Result<i32> {
             }
         }
     }
-    Ok(code)
+    Ok(puzzles.exit_code(code))
 }

@@ -1,6 +1,7 @@
 //! `hdp render` (tree, grid and step pictures) and `hdp report` (HTML reports).
 
 use super::chain::Variant;
+use super::input::{Read1, ReadError};
 use super::{EngineArgs, InputArgs, EXIT_OK, EXIT_PUZZLE};
 use clap::{Args, Subcommand};
 use hdp::engine::{Analysis, PairAnalysis, Recording};
@@ -96,12 +97,13 @@ fn write(path: &Path, content: &str) -> anyhow::Result<()> {
 }
 
 fn first_puzzle(input: &InputArgs) -> anyhow::Result<Result<Puzzle, i32>> {
-    let reads = input.read_all()?;
-    Ok(reads
-        .into_iter()
-        .next()
-        .and_then(|r| r.ok_or_report())
-        .ok_or(EXIT_PUZZLE))
+    match input.puzzles().next() {
+        Some(Read1 {
+            puzzle: Err(ReadError::Input(e)),
+            ..
+        }) => Err(anyhow::anyhow!(e)),
+        r => Ok(r.and_then(|r| r.ok_or_report()).ok_or(EXIT_PUZZLE)),
+    }
 }
 
 pub fn run_render(a: &RenderArgs) -> anyhow::Result<i32> {

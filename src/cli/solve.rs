@@ -43,7 +43,8 @@ pub struct PropagateArgs {
 
 pub fn run_solve(a: &SolveArgs) -> anyhow::Result<i32> {
     let mut code = EXIT_OK;
-    for r in a.input.read_all()? {
+    let mut puzzles = a.input.puzzles();
+    for r in &mut puzzles {
         let Some(p) = r.ok_or_report() else {
             println!("error");
             code = EXIT_PUZZLE;
@@ -76,12 +77,13 @@ pub fn run_solve(a: &SolveArgs) -> anyhow::Result<i32> {
             _ => println!("{text}"),
         }
     }
-    Ok(code)
+    Ok(puzzles.exit_code(code))
 }
 
 pub fn run_propagate(a: &PropagateArgs) -> anyhow::Result<i32> {
     let mut code = EXIT_OK;
-    for r in a.input.read_all()? {
+    let mut puzzles = a.input.puzzles();
+    for r in &mut puzzles {
         let Some(p) = r.ok_or_report() else {
             println!("error");
             code = EXIT_PUZZLE;
@@ -134,5 +136,5 @@ pub fn run_propagate(a: &PropagateArgs) -> anyhow::Result<i32> {
             }
         }
     }
-    Ok(code)
+    Ok(puzzles.exit_code(code))
 }
