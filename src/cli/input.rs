@@ -417,9 +417,10 @@ fn read_head(r: &mut Source) -> std::io::Result<Vec<u8>> {
     }
 }
 
-/// Whether the complete lines of `head` already settle the format: at least two content lines,
-/// each with a first word of 60 characters or more (a puzzle line or a table row) or a table
-/// header naming the puzzle column.
+/// Whether the complete lines of `head` already settle the format: content lines each with a
+/// first word of 60 characters or more (a puzzle line or a table row), or a table header naming
+/// the puzzle column first. One such line is enough, so that a pipe fed one puzzle at a time
+/// is answered one puzzle at a time.
 fn decided(head: &[u8]) -> bool {
     let Some(end) = head.iter().rposition(|&b| b == b'\n') else {
         return false;
@@ -429,7 +430,7 @@ fn decided(head: &[u8]) -> bool {
         .lines()
         .filter(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
         .collect();
-    content.len() >= 2
+    !content.is_empty()
         && content.iter().enumerate().all(|(i, l)| {
             l.split_whitespace().next().map_or(0, |w| w.chars().count()) >= 60
                 || (i == 0 && Table::detect(l, None).ok().flatten().is_some())

@@ -21,6 +21,11 @@ enum Row {
     Bad(ParseError),
 }
 
+/// Whether `line` is a row of nine cells of a 9-line grid (for format detection).
+pub(super) fn is_grid_row(line: &str) -> bool {
+    matches!(read_row(line, 1), Row::Cells(_))
+}
+
 fn read_row(line: &str, line_no: usize) -> Row {
     let mut cells = Vec::with_capacity(9);
     let mut border = false;

@@ -207,7 +207,8 @@ pub fn detect(text: &str) -> InputFormat {
     if pencil::looks_like_pencil(text) {
         return InputFormat::Pencil;
     }
-    if content.len() <= 1 {
+    // Lines that are mostly bad puzzle lines, with no grid row among them, are puzzle lines.
+    if content.len() <= 1 || !content.iter().any(|l| grid9::is_grid_row(l)) {
         return InputFormat::Line;
     }
     InputFormat::Grid
