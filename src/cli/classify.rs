@@ -240,6 +240,15 @@ fn empty_record(line: usize, options: &ClassifyOptions) -> Record {
     }
 }
 
+/// The record of one item, with the stderr message of a bad line.
+fn finish(work: Work, options: &ClassifyOptions, timeout: Option<f64>) -> Done {
+    let message = match &work {
+        Work::Bad { source, error, .. } => Some(format!("{source}: {error}")),
+        Work::Puzzle { .. } => None,
+    };
+    Done::Record(classify_one(work, options, timeout), message)
+}
+
 fn classify_one(work: Work, options: &ClassifyOptions, timeout: Option<f64>) -> Record {
     let (line, puzzle) = match work {
         Work::Bad {
@@ -437,6 +446,7 @@ pub fn run(a: &ClassifyArgs) -> anyhow::Result<i32> {
     });
     let width = WINDOW * threads;
     let dispatched = Arc::new(AtomicUsize::new(0));
+    let timeout = a.engine.timeout;
     let (work_tx, work_rx) = channel::<(usize, Work)>();
     let (done_tx, done_rx) = channel::<(usize, Done)>();
     {
@@ -485,7 +495,14 @@ pub fn run(a: &ClassifyArgs) -> anyhow::Result<i32> {
                     break;
                 }
                 dispatched.fetch_add(1, Ordering::SeqCst);
-                if work_tx.send((index, work)).is_err() {
+                // A bad line needs no engine: its record goes straight to the writer.
+                let sent = match work {
+                    Work::Bad { .. } => done_tx
+                        .send((index, finish(work, &options, timeout)))
+                        .is_ok(),
+                    Work::Puzzle { .. } => work_tx.send((index, work)).is_ok(),
+                };
+                if !sent {
                     break;
                 }
                 index += 1;
@@ -493,7 +510,6 @@ pub fn run(a: &ClassifyArgs) -> anyhow::Result<i32> {
         });
     }
     let work_rx = Arc::new(Mutex::new(work_rx));
-    let timeout = a.engine.timeout;
     for _ in 0..threads {
         let (work_rx, done_tx) = (work_rx.clone(), done_tx.clone());
         std::thread::spawn(move || loop {
@@ -505,11 +521,7 @@ pub fn run(a: &ClassifyArgs) -> anyhow::Result<i32> {
             let done = if STOP.load(Ordering::SeqCst) {
                 Done::Dropped
             } else {
-                let message = match &work {
-                    Work::Bad { source, error, .. } => Some(format!("{source}: {error}")),
-                    Work::Puzzle { .. } => None,
-                };
-                Done::Record(classify_one(work, &options, timeout), message)
+                finish(work, &options, timeout)
             };
             if done_tx.send((index, done)).is_err() {
                 break;

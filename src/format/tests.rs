@@ -258,6 +258,14 @@ proptest! {
     }
 
     #[test]
+    fn tables_never_panic(s in "([.1-9a-z\"#,\t\n ]{0,12}|[.1-9]{81}){0,12}", column in "[a-z1-3]{0,2}") {
+        for f in [InputFormat::Auto, InputFormat::Tsv, InputFormat::Csv] {
+            let _ = parse_puzzles(&s, f);
+            let _ = detect_layout(&s, f, Some(&column));
+        }
+    }
+
+    #[test]
     fn pencil_round_trip(g in candidate_grid()) {
         let text = to_pencil(&g);
         let back = parse_puzzles(&text, InputFormat::Pencil);
