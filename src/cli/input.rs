@@ -311,26 +311,12 @@ impl Puzzles {
                 table,
                 skip_header,
             } => {
-                let mut record = csv::StringRecord::new();
+                let mut record = csv::ByteRecord::new();
                 loop {
-                    match r.read_record(&mut record) {
+                    match r.read_byte_record(&mut record) {
                         Ok(false) => return None,
                         Ok(true) => {}
                         Err(e) => {
-                            if let csv::ErrorKind::Utf8 { .. } = e.kind() {
-                                // Read the row again as bytes, lossily.
-                                let line = e.position().map_or(0, |p| p.line() as usize);
-                                let message = format!("line {line}: {e}");
-                                return Some(item(
-                                    line,
-                                    "",
-                                    Err(ParseError::new(
-                                        line,
-                                        1,
-                                        hdp::ParseErrorKind::Other(message),
-                                    )),
-                                ));
-                            }
                             let message = format!("cannot read {source}: {e}");
                             self.current = None;
                             return Some(self.input_error(message));
@@ -340,7 +326,10 @@ impl Puzzles {
                     if std::mem::take(skip_header) {
                         continue;
                     }
-                    let fields: Vec<&str> = record.iter().collect();
+                    // Invalid UTF-8 is read lossily, as in puzzle lines.
+                    let fields: Vec<std::borrow::Cow<str>> =
+                        record.iter().map(String::from_utf8_lossy).collect();
+                    let fields: Vec<&str> = fields.iter().map(|f| f.as_ref()).collect();
                     if fields.iter().all(|f| f.trim().is_empty()) {
                         continue;
                     }

@@ -110,6 +110,13 @@ fn a_table_with_a_header_classifies_every_row_with_its_label() {
     let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
     assert_eq!(v["line"], 2);
     assert_eq!(v["label"], "id=1; comment=hard, famous");
+    // Invalid UTF-8 in a row is read lossily, like in puzzle lines.
+    let mut bytes = b"name\tpuzzle\nbad\xff\t".to_vec();
+    bytes.extend(format!("{INKALA}\n").as_bytes());
+    let path = temp_file("latin1.tsv", &bytes);
+    let (out, err, code) = run(hdp().args(["classify"]).arg(&path));
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(tsv_records(&out)[0][2], "name=bad\u{fffd}");
 }
 
 #[test]
