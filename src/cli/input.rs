@@ -5,13 +5,15 @@
 //! inputs (one puzzle per line, TSV/CSV tables read with the `csv` crate) are read a line or a
 //! row at a time, so memory stays bounded whatever the input's size (a line longer than
 //! [`MAX_LINE`] is cut, and reported by the parser). The format is detected from the first
-//! [`HEAD`] bytes only. Multi-line formats (9-line grids, `.sdk`, `.ss`, pencil marks) are read
-//! whole, up to [`MAX_WHOLE`] bytes: they are small in practice; convert a larger collection to
-//! one puzzle per line. A missing or unreadable input is reported in its place and the others
+//! [`HEAD`] bytes only. 9-line grids, `.ss` and `.sdk` are read a line at a time too (through
+//! [`GridReader`]); a pencil-mark grid, one puzzle per input, is read whole, up to
+//! [`MAX_WHOLE`] bytes. A missing or unreadable input is reported in its place and the others
 //! are still read; [`Puzzles::exit_code`] counts them in the exit code.
 
 use clap::Args;
-use hdp::format::{detect_layout, is_cell_char, parse_puzzles, InputFormat, Layout, Puzzle, Table};
+use hdp::format::{
+    detect_layout, is_cell_char, parse_puzzles, GridReader, InputFormat, Layout, Puzzle, Table,
+};
 use hdp::ParseError;
 use std::fmt;
 use std::io::{BufRead, BufReader, Cursor, IsTerminal, Read};
@@ -24,7 +26,7 @@ pub const INKALA: &str =
 pub const HEAD: usize = 8 << 10;
 /// The longest line kept; the rest of a longer line is skipped (the parser reports its length).
 pub const MAX_LINE: usize = 64 << 10;
-/// The largest multi-line input (9-line grids, `.sdk`, `.ss`, pencil marks) read.
+/// The largest pencil-mark input read (it is read whole).
 pub const MAX_WHOLE: u64 = 64 << 20;
 
 /// Where puzzles come from.
@@ -141,6 +143,11 @@ enum Reader {
         table: Table,
         skip_header: bool,
     },
+    Grids {
+        r: Source,
+        line_no: usize,
+        grids: GridReader,
+    },
     Buffered(std::vec::IntoIter<Result<Puzzle, ParseError>>),
 }
 
@@ -251,6 +258,13 @@ impl Puzzles {
                     table,
                 }
             }
+            Layout::Whole(f @ (InputFormat::Grid | InputFormat::Ss | InputFormat::Sdk)) => {
+                Reader::Grids {
+                    r,
+                    line_no: 0,
+                    grids: GridReader::new(f == InputFormat::Sdk),
+                }
+            }
             Layout::Whole(f) => {
                 let mut bytes = Vec::new();
                 if let Err(e) = r.take(MAX_WHOLE + 1).read_to_end(&mut bytes) {
@@ -335,6 +349,33 @@ impl Puzzles {
                     }
                     let raw = fields.get(table.column).copied().unwrap_or("");
                     return Some(item(line, raw, table.puzzle(&fields, line)));
+                }
+            }
+            Reader::Grids { r, line_no, grids } => {
+                let mut buf = Vec::new();
+                loop {
+                    buf.clear();
+                    match read_capped_line(r.as_mut(), &mut buf, MAX_LINE) {
+                        Ok(false) => {
+                            let p = grids.end()?;
+                            return Some(item(*line_no, "", p));
+                        }
+                        Ok(true) => {}
+                        Err(e) => {
+                            let message = format!("cannot read {source}: {e}");
+                            self.current = None;
+                            return Some(self.input_error(message));
+                        }
+                    }
+                    *line_no += 1;
+                    let text = String::from_utf8_lossy(&buf);
+                    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+                    let text = text.trim_end_matches(['\r', '\n']);
+                    if let Some(p) = grids.push(*line_no, text) {
+                        let line = p.as_ref().map_or_else(|e| e.line, |p| p.line);
+                        let raw = p.as_ref().map(|p| p.grid.to_line()).unwrap_or_default();
+                        return Some(item(line, &raw, p));
+                    }
                 }
             }
             Reader::Buffered(it) => {

@@ -9,6 +9,7 @@ mod line;
 mod pencil;
 mod table;
 
+pub use grid9::GridReader;
 pub use line::parse_line;
 pub use pencil::to_pencil;
 pub use table::{split_fields, Table, PUZZLE_COLUMN_NAMES};

@@ -286,3 +286,32 @@ fn a_pipe_fed_one_puzzle_at_a_time_gets_each_record_at_once() {
     drop(stdin);
     assert!(child.wait().unwrap().success());
 }
+
+#[test]
+fn nine_line_grids_are_read_through_the_same_source() {
+    let grid: String = INKALA
+        .as_bytes()
+        .chunks(9)
+        .map(|row| {
+            let cells: Vec<String> = row.iter().map(|&c| (c as char).to_string()).collect();
+            cells.join(" ") + "\n"
+        })
+        .collect();
+    let text = format!("# grids\n{grid}\n{grid}\n1 2 3 . . . . . .\n");
+    let path = temp_file("grids.txt", text.as_bytes());
+    let (out, err, code) = run(hdp().args(["classify"]).arg(&path));
+    assert_eq!(code, 1, "{err}");
+    let records = tsv_records(&out);
+    let lines: Vec<&str> = records.iter().map(|r| r[0].as_str()).collect();
+    assert_eq!(lines, ["2", "12", "22"]);
+    assert_eq!(
+        (records[0][1].as_str(), records[1][6].as_str()),
+        (INKALA, "hard")
+    );
+    assert!(
+        records[2][13].contains("a grid needs 9 rows, found 1"),
+        "{err}"
+    );
+    let (out, _, _) = run(hdp().args(["solve", "--count", "-"]).write_stdin(text));
+    assert_eq!(out, "1\n1\nerror\n");
+}
