@@ -6,8 +6,8 @@
 #   (c) uniqueness check (solutions capped at 2) of magictour-top1465, forum-hardest-1106 and the
 #       first 20,000 lines of sudoku17: tdoku (benches/peers/tdoku_driver.cc, whole file in one
 #       process) vs `hdp solve --count FILE`, as whole processes
-#   (d) the same in process: tdoku driver passes vs `cargo bench --bench solver` (divan medians),
-#       on the sets that benchmark measures
+#   (d) the same in process: 20 tdoku driver passes vs `cargo bench --bench solver` (divan, 20
+#       samples; fastest and median), on the sets that benchmark measures
 #
 # The peers are not part of this repository. Get them with:
 #   git clone https://github.com/denis-berthier/Sudoku_Hierarchical_Classifier   # has SHC.jar
@@ -20,9 +20,10 @@
 # Environment: REPS (default 3) repetitions, the two sides alternating within each; CPU (default
 # 1) the core everything is pinned to with taskset; SECTIONS (default "a b c d"); WORK (default a
 # fresh /tmp directory) for inputs, outputs and the driver binary; CXX (default g++); JAVA
-# (default java); CORPORA (default ../shared/corpora). Times are /usr/bin/time's: wall, CPU =
-# user + sys, max RSS. Every figure in the tables is the median of the REPS repetitions. On a
-# loaded machine trust CPU over wall.
+# (default java); CORPORA (default ../shared/corpora). Per process: wall time, CPU = user + sys
+# (bash `times`, 1 ms), and /usr/bin/time -f '%e %U %S %M' (max RSS; %U + %S to 10 ms). Every
+# figure in the tables is the median of the REPS repetitions. On a loaded machine trust CPU over
+# wall. Needs GNU time, taskset, python3 (to read cargo's JSON), a C++17 compiler and java.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -77,6 +78,7 @@ BENCH=$WORK/hdp-bench-solver
 cp "$ROOT/target/release/hdp" "$HDP"
 cp "$BENCH_EXE" "$BENCH"
 HDP_REV="$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')"
+git -C "$ROOT" diff HEAD >"$WORK/hdp-uncommitted.diff" 2>/dev/null || true
 DIRTY=$(git -C "$ROOT" status --porcelain -- src Cargo.toml Cargo.lock benches/solver.rs benches/common 2>/dev/null | wc -l)
 ((DIRTY == 0)) || HDP_REV="$HDP_REV + $DIRTY uncommitted file(s) in src/ etc."
 

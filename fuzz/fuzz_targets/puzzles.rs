@@ -5,7 +5,7 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
-    for format in ["auto", "line", "grid", "sdk", "ss", "pencil"] {
+    for format in ["auto", "line", "grid", "sdk", "ss", "pencil", "tsv", "csv"] {
         let Ok(f) = format.parse::<InputFormat>() else { continue };
         for p in parse_puzzles(&text, f).into_iter().flatten() {
             let line = p.grid.to_line();

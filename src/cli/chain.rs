@@ -1,5 +1,6 @@
 //! `hdp chain`: the HDP chain, the pair reduction analysis, or the decision tree of each puzzle.
 
+use super::input::ReadError;
 use super::output::error;
 use super::{status_problem, ChainFormat, EngineArgs, InputArgs, Output, EXIT_OK, EXIT_PUZZLE};
 use clap::{Args, ValueEnum};
@@ -99,15 +100,17 @@ pub fn run(a: &ChainArgs, out: &mut Output) -> anyhow::Result<i32> {
         Recording::Chain
     };
     let mut code = EXIT_OK;
-    let reads = a.input.read_all()?;
-    let many = reads.len() > 1;
-    for (i, r) in reads.into_iter().enumerate() {
-        let source = r.source;
+    let mut puzzles = a.input.puzzles();
+    let (first, second) = (puzzles.next(), puzzles.next());
+    let many = second.is_some();
+    let reads = first.into_iter().chain(second).chain(&mut puzzles);
+    for (i, r) in reads.enumerate() {
+        let source = r.source.clone();
         let p = match r.puzzle {
             Ok(p) => p,
             Err(e) => {
                 error(format_args!("{source}: {e}"));
-                if a.format == ChainFormat::Json {
+                if let (ReadError::Parse(e), ChainFormat::Json) = (&e, a.format) {
                     out.error_record(&source, e.line, &e.to_string())?;
                 }
                 code = EXIT_PUZZLE;
@@ -182,5 +185,5 @@ pub fn run(a: &ChainArgs, out: &mut Output) -> anyhow::Result<i32> {
         // An analysis takes a while: deliver each puzzle's result as soon as it is known.
         out.flush()?;
     }
-    Ok(code)
+    Ok(puzzles.exit_code(code))
 }

@@ -1,16 +1,38 @@
 //! `hdp classify`: stream a collection, classify every puzzle in parallel, write one record per
 //! puzzle line in input order (TSV or JSON Lines), optionally a summary.
+//!
+//! Three kinds of thread: a reader pulls items from the puzzle source ([`Puzzles`]) and hands
+//! them out, numbered, to the workers through a channel; the workers classify; the main thread
+//! puts results in a reorder buffer and writes each record as soon as it and every record before
+//! it are done, flushing whenever it has nothing more to write at once. The reader stays at most
+//! [`WINDOW`] items ahead of the writer, so memory is bounded however slow one puzzle is.
+//!
+//! SIGINT or SIGTERM stop the hand-out: queued items are dropped, puzzles being classified
+//! finish, every finished record that follows the written ones without a gap is written, the
+//! summary so far goes to stderr and the exit code is [`EXIT_INTERRUPTED`]. A second signal
+//! exits at once. A write error (a closed pipe) stops the hand-out the same way and ends the run.
 
+use super::input::{Puzzles, ReadArgs, ReadError, WhenEmpty};
 use super::{EngineArgs, EXIT_OK, EXIT_PUZZLE};
 use clap::{Args, ValueEnum};
 use hdp::classify::{classify, ClassifyOptions, Level};
 use hdp::engine::Limit;
-use hdp::format::parse_line;
+use hdp::format::Puzzle;
+use hdp::ParseError;
 use indicatif::{ProgressBar, ProgressStyle};
-use rayon::prelude::*;
 use serde::Serialize;
+use std::collections::BTreeMap;
 use std::io::{BufRead, IsTerminal, Write};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, TryRecvError};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
+
+/// Exit code after SIGINT or SIGTERM (the records written so far are whole and in order).
+pub const EXIT_INTERRUPTED: i32 = 130;
+
+/// How many items the reader may hand out beyond the last record written, per worker.
+const WINDOW: usize = 64;
 
 const LEVELS_HELP: &str = "\
 Levels, from `depth_pairs`: the reduction depth with the source's method (cell pairs, and
@@ -35,8 +57,15 @@ opposite led to a contradiction, at any nesting level. Defaults: --max-depth 4 a
 (T&E(0..3)), `depth_pairs` is empty and `level` maps T&E depth 0..3 to trivial, medium, hard,
 deep.
 
-Exit codes: 0 success, 1 some line was bad or a puzzle had no unique solution, 2 usage or I/O error
-(including output that cannot be written), 141 standard output was closed early (e.g. by `head`).";
+Records are written as soon as they and every record before them are done. SIGINT (Ctrl-C) or
+SIGTERM stop the run: the finished records are written whole and in order, the summary so far
+goes to stderr; resume with --skip N, N being the number of records written (lines of the TSV
+output less its header). A second Ctrl-C exits at once.
+
+Exit codes: 0 success, 1 some line was bad or a puzzle had no unique solution, 2 usage or I/O
+error (including output that cannot be written; an unreadable input is reported in its place, the
+others are still classified), 130 interrupted by SIGINT or SIGTERM, 141 standard output was closed
+early (e.g. by `head`).";
 
 /// Record format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -52,8 +81,11 @@ pub enum RecordFormat {
 #[derive(Args, Debug)]
 #[command(after_help = LEVELS_HELP)]
 pub struct ClassifyArgs {
-    /// Files with one puzzle per line, or - for standard input (default: standard input).
+    /// Files (one puzzle per line, TSV/CSV with a puzzle column, grids), 81-character puzzles,
+    /// or - for standard input (default: standard input).
     pub files: Vec<String>,
+    #[command(flatten)]
+    pub read: ReadArgs,
     /// Record format.
     #[arg(long, value_enum, default_value_t = RecordFormat::Tsv)]
     pub format: RecordFormat,
@@ -70,6 +102,10 @@ pub struct ClassifyArgs {
     /// Process every N-th puzzle line starting at I (0-based), written I/N.
     #[arg(long, value_parser = parse_shard)]
     pub shard: Option<(usize, usize)>,
+    /// Skip the first N puzzles this run would classify (after --shard): resumes a run that
+    /// wrote N records.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub skip: usize,
     /// Print a histogram of levels and effort percentiles to stderr at the end.
     #[arg(long)]
     pub summary: bool,
@@ -144,8 +180,21 @@ fn opt<T: ToString>(v: &Option<T>) -> String {
     v.as_ref().map(|x| x.to_string()).unwrap_or_default()
 }
 
+/// A TSV field: tabs and line breaks become spaces, other control characters (NUL, ESC, DEL,
+/// C1) are written as `\xNN` / `\u{NNNN}`, so that a record is one line of plain text.
 fn tsv_field(s: &str) -> String {
-    s.replace(['\t', '\n', '\r'], " ")
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '\t' | '\n' | '\r' => out.push(' '),
+            c if (c as u32) < 0x100 && c.is_control() => {
+                out.push_str(&format!("\\x{:02x}", c as u32))
+            }
+            c if c.is_control() => out.push_str(&format!("\\u{{{:04x}}}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 impl Record {
@@ -174,19 +223,32 @@ impl Record {
     }
 }
 
-struct Job {
-    line: usize,
-    text: String,
+/// One item handed to a worker.
+enum Work {
+    /// A puzzle to classify.
+    Puzzle { line: usize, puzzle: Puzzle },
+    /// A line that did not parse: its record is made without the engine.
+    Bad {
+        source: String,
+        line: usize,
+        raw: String,
+        error: ParseError,
+    },
 }
 
-fn classify_one(job: &Job, options: &ClassifyOptions, timeout: Option<f64>) -> Record {
-    let mut opts = *options;
-    let (decisions, profile) = (
-        opts.engine.decisions.to_string(),
-        opts.engine.profile.to_string(),
-    );
-    let mut record = Record {
-        line: job.line,
+/// What comes back, in the slot of its item.
+enum Done {
+    /// A record, with the stderr message of a bad line.
+    Record(Record, Option<String>),
+    /// An input that could not be read (reported in its place).
+    InputError(String),
+    /// Dropped after an interruption.
+    Dropped,
+}
+
+fn empty_record(line: usize, options: &ClassifyOptions) -> Record {
+    Record {
+        line,
         puzzle: String::new(),
         label: String::new(),
         solutions: None,
@@ -195,24 +257,41 @@ fn classify_one(job: &Job, options: &ClassifyOptions, timeout: Option<f64>) -> R
         constraint_levels: String::new(),
         pairs_tests: 0,
         depth: None,
-        decisions,
-        profile,
-        schedule: opts.engine.schedule.to_string(),
+        decisions: options.engine.decisions.to_string(),
+        profile: options.engine.profile.to_string(),
+        schedule: options.engine.schedule.to_string(),
         tests: 0,
         hypotheses: 0,
         facts: 0,
         limit: None,
         micros: 0,
         error: None,
+    }
+}
+
+/// The record of one item, with the stderr message of a bad line.
+fn finish(work: Work, options: &ClassifyOptions, timeout: Option<f64>) -> Done {
+    let message = match &work {
+        Work::Bad { source, error, .. } => Some(format!("{source}: {error}")),
+        Work::Puzzle { .. } => None,
     };
-    let puzzle = match parse_line(&job.text, job.line) {
-        Ok(p) => p,
-        Err(e) => {
-            record.puzzle = job.text.chars().take(81).collect();
-            record.error = Some(e.to_string());
+    Done::Record(classify_one(work, options, timeout), message)
+}
+
+fn classify_one(work: Work, options: &ClassifyOptions, timeout: Option<f64>) -> Record {
+    let (line, puzzle) = match work {
+        Work::Bad {
+            line, raw, error, ..
+        } => {
+            let mut record = empty_record(line, options);
+            record.puzzle = raw;
+            record.error = Some(error.to_string());
             return record;
         }
+        Work::Puzzle { line, puzzle } => (line, puzzle),
     };
+    let mut record = empty_record(line, options);
+    let mut opts = *options;
     record.puzzle = puzzle.grid.to_line();
     record.label = puzzle.label.unwrap_or_default();
     let start = Instant::now();
@@ -237,8 +316,10 @@ fn classify_one(job: &Job, options: &ClassifyOptions, timeout: Option<f64>) -> R
     record.facts = c.effort.facts;
     record.limit = c.limit;
     match c.solutions {
+        // A solver stopped by a limit is not "no solution": the record's limit says which.
+        0 if c.limit.is_some() => {}
         0 => record.error = Some("no solution".into()),
-        2 => record.error = Some("multiple solutions".into()),
+        2 => record.error = Some("several solutions".into()),
         _ => {}
     }
     record
@@ -345,6 +426,42 @@ fn progress(total: Option<u64>) -> ProgressBar {
     }
 }
 
+/// Set by SIGINT/SIGTERM or a write error: hand out nothing more.
+static STOP: AtomicBool = AtomicBool::new(false);
+/// Set by SIGINT/SIGTERM.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// The writer's progress, which the reader waits on to stay within the window.
+struct Window {
+    written: Mutex<usize>,
+    moved: Condvar,
+}
+
+impl Window {
+    fn wait_for(&self, index: usize, width: usize) {
+        let mut written = self.written.lock().unwrap_or_else(|e| e.into_inner());
+        while index >= *written + width && !STOP.load(Ordering::SeqCst) {
+            written = self
+                .moved
+                .wait_timeout(written, Duration::from_millis(100))
+                .map(|(g, _)| g)
+                .unwrap_or_else(|e| e.into_inner().0);
+        }
+    }
+
+    fn advance(&self, written: usize) {
+        *self.written.lock().unwrap_or_else(|e| e.into_inner()) = written;
+        self.moved.notify_all();
+    }
+}
+
+fn on_signal() {
+    if STOP.swap(true, Ordering::SeqCst) && INTERRUPTED.load(Ordering::SeqCst) {
+        std::process::exit(EXIT_INTERRUPTED);
+    }
+    INTERRUPTED.store(true, Ordering::SeqCst);
+}
+
 pub fn run(a: &ClassifyArgs, out: &mut super::Output) -> anyhow::Result<i32> {
     let mut options = if a.te {
         ClassifyOptions::trial_and_error()
@@ -363,103 +480,212 @@ pub fn run(a: &ClassifyArgs, out: &mut super::Output) -> anyhow::Result<i32> {
         options.engine.proof = engine.proof;
         options.engine.walk = engine.walk;
     }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(a.jobs.unwrap_or(0))
-        .build()?;
+    let threads = match a.jobs {
+        Some(0) | None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        Some(n) => n,
+    };
     let files: Vec<String> = if a.files.is_empty() {
         vec!["-".into()]
     } else {
         a.files.clone()
     };
-    // A total for the progress bar when every input is a file (a cheap line count).
+    // A total for the progress bar when every input is a file (lines counted while streaming).
     let total = if std::io::stderr().is_terminal() && files.iter().all(|f| f != "-") {
-        let mut n = 0u64;
-        for f in &files {
-            n += std::fs::read(f).map(|b| bytecount(&b)).unwrap_or(0);
-        }
-        Some(n)
+        Some(files.iter().map(|f| count_lines(f)).sum())
     } else {
         None
     };
     let bar = progress(total);
+    // Ignore the error of a second registration (only tests run `run` twice in one process).
+    let _ = ctrlc::set_handler(on_signal);
+
+    let window = Arc::new(Window {
+        written: Mutex::new(0),
+        moved: Condvar::new(),
+    });
+    let width = WINDOW * threads;
+    let dispatched = Arc::new(AtomicUsize::new(0));
+    let timeout = a.engine.timeout;
+    let (work_tx, work_rx) = channel::<(usize, Work)>();
+    let (done_tx, done_rx) = channel::<(usize, Done)>();
+    {
+        let (window, dispatched, done_tx) = (window.clone(), dispatched.clone(), done_tx.clone());
+        let read = a.read.clone();
+        let (shard, skip) = (a.shard, a.skip);
+        std::thread::spawn(move || {
+            let puzzles = Puzzles::new(files, &read, WhenEmpty::Nothing);
+            let (mut puzzle_index, mut kept, mut index) = (0usize, 0usize, 0usize);
+            for item in puzzles {
+                if STOP.load(Ordering::SeqCst) {
+                    break;
+                }
+                let work = match item.puzzle {
+                    Err(ReadError::Input(e)) => {
+                        window.wait_for(index, width);
+                        dispatched.fetch_add(1, Ordering::SeqCst);
+                        if done_tx.send((index, Done::InputError(e))).is_err() {
+                            break;
+                        }
+                        index += 1;
+                        continue;
+                    }
+                    Err(ReadError::Parse(error)) => Work::Bad {
+                        source: item.source,
+                        line: item.line,
+                        raw: item.raw,
+                        error,
+                    },
+                    Ok(puzzle) => Work::Puzzle {
+                        line: item.line,
+                        puzzle,
+                    },
+                };
+                let this = puzzle_index;
+                puzzle_index += 1;
+                if shard.is_some_and(|(i, n)| this % n != i) {
+                    continue;
+                }
+                kept += 1;
+                if kept <= skip {
+                    continue;
+                }
+                window.wait_for(index, width);
+                if STOP.load(Ordering::SeqCst) {
+                    break;
+                }
+                dispatched.fetch_add(1, Ordering::SeqCst);
+                // A bad line needs no engine: its record goes straight to the writer.
+                let sent = match work {
+                    Work::Bad { .. } => done_tx
+                        .send((index, finish(work, &options, timeout)))
+                        .is_ok(),
+                    Work::Puzzle { .. } => work_tx.send((index, work)).is_ok(),
+                };
+                if !sent {
+                    break;
+                }
+                index += 1;
+            }
+        });
+    }
+    let work_rx = Arc::new(Mutex::new(work_rx));
+    for _ in 0..threads {
+        let (work_rx, done_tx) = (work_rx.clone(), done_tx.clone());
+        std::thread::spawn(move || loop {
+            let next = work_rx
+                .lock()
+                .map_err(|_| ())
+                .and_then(|rx| rx.recv().map_err(|_| ()));
+            let Ok((index, work)) = next else { break };
+            let done = if STOP.load(Ordering::SeqCst) {
+                Done::Dropped
+            } else {
+                finish(work, &options, timeout)
+            };
+            if done_tx.send((index, done)).is_err() {
+                break;
+            }
+        });
+    }
+    drop(done_tx);
+    write_records(a, out, &done_rx, &window, &dispatched, &bar)
+}
+
+/// The writer: reorders, writes, flushes, and ends the run (see the module docs).
+fn write_records(
+    a: &ClassifyArgs,
+    out: &mut super::Output,
+    done_rx: &Receiver<(usize, Done)>,
+    window: &Window,
+    dispatched: &AtomicUsize,
+    bar: &ProgressBar,
+) -> anyhow::Result<i32> {
+    let stop_on_error = |e: std::io::Error| {
+        STOP.store(true, Ordering::SeqCst);
+        e
+    };
     if !a.summary_only && a.format == RecordFormat::Tsv {
-        writeln!(out, "{}", COLUMNS.join("\t"))?;
+        writeln!(out, "{}", COLUMNS.join("\t"))
+            .and_then(|()| out.flush())
+            .map_err(stop_on_error)?;
     }
     let mut summary = Summary::default();
     let mut code = EXIT_OK;
     let started = Instant::now();
-    let chunk = 256 * pool.current_num_threads().max(1);
-    let mut puzzle_index = 0usize;
-    for file in &files {
-        let reader: Box<dyn BufRead> = if file == "-" {
-            Box::new(std::io::stdin().lock())
-        } else {
-            Box::new(std::io::BufReader::new(
-                std::fs::File::open(file)
-                    .map_err(|e| anyhow::anyhow!("cannot read {file}: {e}"))?,
-            ))
-        };
-        let mut lines = reader.split(b'\n');
-        let mut line_no = 0usize;
-        loop {
-            let mut jobs = Vec::with_capacity(chunk);
-            while jobs.len() < chunk {
-                let Some(bytes) = lines.next() else { break };
-                let bytes = bytes.map_err(|e| anyhow::anyhow!("reading {file}: {e}"))?;
-                line_no += 1;
-                let text = String::from_utf8_lossy(&bytes).into_owned();
-                let trimmed = text.trim_start_matches('\u{feff}').trim();
-                if trimmed.is_empty() || trimmed.starts_with('#') {
-                    bar.inc(1);
-                    continue;
-                }
-                let index = puzzle_index;
-                puzzle_index += 1;
-                if let Some((i, n)) = a.shard {
-                    if index % n != i {
-                        bar.inc(1);
+    let mut pending: BTreeMap<usize, Done> = BTreeMap::new();
+    let (mut next, mut received, mut written) = (0usize, 0usize, 0usize);
+    let mut gap = false;
+    loop {
+        let (index, done) = match done_rx.try_recv() {
+            Ok(m) => m,
+            Err(TryRecvError::Disconnected) => break,
+            Err(TryRecvError::Empty) => {
+                out.flush().map_err(stop_on_error)?;
+                match done_rx.recv_timeout(Duration::from_millis(100)) {
+                    Ok(m) => m,
+                    Err(RecvTimeoutError::Disconnected) => break,
+                    Err(RecvTimeoutError::Timeout) => {
+                        // After a signal the reader may be blocked on its input: stop once
+                        // every item handed out has come back.
+                        if STOP.load(Ordering::SeqCst)
+                            && received >= dispatched.load(Ordering::SeqCst)
+                        {
+                            break;
+                        }
                         continue;
                     }
                 }
-                jobs.push(Job {
-                    line: line_no,
-                    text,
-                });
             }
-            if jobs.is_empty() {
+        };
+        received += 1;
+        pending.insert(index, done);
+        while !gap {
+            let Some(done) = pending.remove(&next) else {
                 break;
-            }
-            let timeout = a.engine.timeout;
-            let records: Vec<Record> = pool.install(|| {
-                jobs.par_iter()
-                    .map(|j| {
-                        let r = classify_one(j, &options, timeout);
-                        bar.inc(1);
-                        r
-                    })
-                    .collect()
-            });
-            for r in &records {
-                if let Some(e) = &r.error {
-                    if r.solutions.is_none() {
-                        bar.suspend(|| super::output::error(format_args!("{file}: {e}")));
+            };
+            next += 1;
+            match done {
+                Done::Dropped => gap = true,
+                Done::InputError(e) => {
+                    bar.suspend(|| super::output::error(format_args!("{e}")));
+                    code = code.max(super::EXIT_USAGE);
+                }
+                Done::Record(r, message) => {
+                    if let Some(m) = message {
+                        bar.suspend(|| super::output::error(format_args!("{m}")));
                     }
-                    code = EXIT_PUZZLE;
-                }
-                summary.add(r);
-                if a.summary_only {
-                    continue;
-                }
-                match a.format {
-                    RecordFormat::Tsv => writeln!(out, "{}", r.tsv())?,
-                    RecordFormat::Jsonl => writeln!(out, "{}", serde_json::to_string(r)?)?,
+                    if r.error.is_some() {
+                        code = code.max(EXIT_PUZZLE);
+                    }
+                    summary.add(&r);
+                    bar.inc(1);
+                    written += 1;
+                    if !a.summary_only {
+                        let line = match a.format {
+                            RecordFormat::Tsv => r.tsv(),
+                            RecordFormat::Jsonl => serde_json::to_string(&r)?,
+                        };
+                        writeln!(out, "{line}").map_err(stop_on_error)?;
+                    }
                 }
             }
         }
+        window.advance(next);
+        if gap {
+            pending.clear();
+        }
     }
     bar.finish_and_clear();
-    out.flush()?;
+    out.flush().map_err(stop_on_error)?;
     let text = summary.render(started.elapsed());
+    if INTERRUPTED.load(Ordering::SeqCst) {
+        super::output::stderr_text(&text);
+        super::output::error(format_args!(
+            "interrupted after {written} records; resume with --skip {}",
+            written + a.skip
+        ));
+        return Ok(EXIT_INTERRUPTED);
+    }
     if a.summary_only {
         write!(out, "{text}")?;
         out.flush()?;
@@ -469,6 +695,20 @@ pub fn run(a: &ClassifyArgs, out: &mut super::Output) -> anyhow::Result<i32> {
     Ok(code)
 }
 
-fn bytecount(b: &[u8]) -> u64 {
-    b.iter().filter(|&&c| c == b'\n').count() as u64
+/// The number of lines of a file, read in blocks (0 if it cannot be read).
+fn count_lines(path: &str) -> u64 {
+    let Ok(f) = std::fs::File::open(path) else {
+        return 0;
+    };
+    let mut r = std::io::BufReader::with_capacity(1 << 16, f);
+    let mut n = 0u64;
+    loop {
+        let chunk = match r.fill_buf() {
+            Ok(c) if !c.is_empty() => c,
+            _ => return n,
+        };
+        n += chunk.iter().filter(|&&c| c == b'\n').count() as u64;
+        let len = chunk.len();
+        r.consume(len);
+    }
 }

@@ -1,31 +1,83 @@
 //! Reading puzzles from the command line's INPUT arguments: an 81-character puzzle, a file, or
-//! `-` for standard input; with none, the built-in example.
+//! `-` for standard input; with none, the built-in example (or, for `classify`, standard input).
+//!
+//! One puzzle source for every command: [`Puzzles`], an iterator that streams. Line-oriented
+//! inputs (one puzzle per line, TSV/CSV tables read with the `csv` crate) are read a line or a
+//! row at a time, so memory stays bounded whatever the input's size (a line longer than
+//! [`MAX_LINE`] is cut, and reported by the parser). The format is detected from the first
+//! [`HEAD`] bytes only. 9-line grids, `.ss` and `.sdk` are read a line at a time too (through
+//! [`GridReader`]); a pencil-mark grid, one puzzle per input, is read whole, up to
+//! [`MAX_WHOLE`] bytes. A missing or unreadable input is reported in its place and the others
+//! are still read; [`Puzzles::exit_code`] counts them in the exit code.
 
 use clap::Args;
-use hdp::format::{parse_puzzles, InputFormat, Puzzle};
+use hdp::format::{
+    detect_layout, is_cell_char, parse_puzzles, GridReader, InputFormat, Layout, Puzzle, Table,
+};
 use hdp::ParseError;
-use std::io::Read;
+use std::fmt;
+use std::io::{BufRead, BufReader, Cursor, IsTerminal, Read};
 
 /// Arto Inkala's puzzle (spec §8; "Arto Inkala 2012" in famous.tsv): the built-in example.
 pub const INKALA: &str =
     "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..";
+
+/// How many bytes of an input format detection looks at, at most.
+pub const HEAD: usize = 8 << 10;
+/// The longest line kept; the rest of a longer line is skipped (the parser reports its length).
+pub const MAX_LINE: usize = 64 << 10;
+/// The largest pencil-mark input read (it is read whole).
+pub const MAX_WHOLE: u64 = 64 << 20;
 
 /// Where puzzles come from.
 #[derive(Args, Debug, Clone)]
 pub struct InputArgs {
     /// An 81-character puzzle, a file path, or - for standard input (default: Inkala's puzzle).
     pub inputs: Vec<String>,
-    /// Input format (default: detected).
+    #[command(flatten)]
+    pub read: ReadArgs,
+}
+
+/// How inputs are read (shared by every command, `classify` included).
+#[derive(Args, Debug, Clone)]
+pub struct ReadArgs {
+    /// Input format: auto, line, grid, sdk, ss, pencil, tsv, csv (default: detected).
     #[arg(long, default_value = "auto", value_parser = super::input_format_parser())]
     pub input_format: InputFormat,
+    /// The puzzle column of a TSV/CSV table: a header name or a 1-based number (default: the
+    /// column named puzzle, grid, sudoku or givens, or the one holding 81-character puzzles).
+    #[arg(long, value_name = "NAME")]
+    pub column: Option<String>,
+}
+
+/// What went wrong with one item of input.
+#[derive(Debug, Clone)]
+pub enum ReadError {
+    /// The puzzle did not parse.
+    Parse(ParseError),
+    /// The input could not be opened or read (the message names it).
+    Input(String),
+}
+
+impl fmt::Display for ReadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReadError::Parse(e) => write!(f, "{e}"),
+            ReadError::Input(e) => f.write_str(e),
+        }
+    }
 }
 
 /// One puzzle read, or the error for its line, with the name of where it came from.
 pub struct Read1 {
     /// `-`, a file name, or `argument N`.
     pub source: String,
+    /// The physical line (1-based) where the puzzle or the error is; 0 for an input error.
+    pub line: usize,
+    /// The first 81 characters of the puzzle text (for error records).
+    pub raw: String,
     /// The puzzle or its error.
-    pub puzzle: Result<Puzzle, ParseError>,
+    pub puzzle: Result<Puzzle, ReadError>,
 }
 
 impl Read1 {
@@ -33,56 +85,448 @@ impl Read1 {
     pub fn ok_or_report(self) -> Option<Puzzle> {
         match self.puzzle {
             Ok(p) => Some(p),
-            Err(e) => {
+            Err(ReadError::Parse(e)) => {
                 super::output::error(format_args!("{}: {e}", self.source));
+                None
+            }
+            Err(ReadError::Input(e)) => {
+                super::output::error(format_args!("{e}"));
                 None
             }
         }
     }
 }
 
-fn looks_like_puzzle(s: &str) -> bool {
-    let t = s.trim();
-    t.chars().count() >= 81
-        && !t.contains('/')
-        && !std::path::Path::new(t).exists()
-        && t.chars()
-            .take(81)
-            .all(|c| c.is_ascii_digit() || ".*_".contains(c))
+/// Whether a command-line argument that names no existing file was meant as a puzzle: its first
+/// word has at least 60 characters, at least 90 % of them cell characters (`1-9 . 0 * _`), and
+/// it holds no path separator. Such an argument gets the puzzle parser's error (with its column)
+/// instead of "cannot read": `12x4...` or an 80-character puzzle is a typo, not a file name.
+pub fn looks_like_puzzle(arg: &str) -> bool {
+    let Some(word) = arg.split_whitespace().next() else {
+        return false;
+    };
+    let n = word.chars().count();
+    let cells = word.chars().filter(|&c| is_cell_char(c)).count();
+    n >= 60 && !word.contains(['/', '\\']) && cells * 10 >= n * 9
+}
+
+/// What an input holding no puzzle at all gives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WhenEmpty {
+    /// A `no puzzle found` error (single-puzzle commands).
+    Error,
+    /// Nothing (batch classification: a file of comments is an empty batch).
+    Nothing,
 }
 
 impl InputArgs {
-    /// Every puzzle of every input, in order. I/O errors are returned as `Err`.
-    pub fn read_all(&self) -> anyhow::Result<Vec<Read1>> {
-        let mut out = Vec::new();
-        let inputs: Vec<String> = if self.inputs.is_empty() {
+    /// Every puzzle of every input, in order, streamed (Inkala's puzzle when there is no input).
+    pub fn puzzles(&self) -> Puzzles {
+        let inputs = if self.inputs.is_empty() {
             vec![INKALA.to_string()]
         } else {
             self.inputs.clone()
         };
-        for (i, input) in inputs.iter().enumerate() {
-            let (source, text) = if input == "-" {
-                let mut buf = Vec::new();
-                std::io::stdin().read_to_end(&mut buf)?;
-                ("-".to_string(), String::from_utf8_lossy(&buf).into_owned())
-            } else if looks_like_puzzle(input) {
-                (format!("argument {}", i + 1), input.clone())
-            } else {
-                let bytes = std::fs::read(input)
-                    .map_err(|e| anyhow::anyhow!("cannot read {input}: {e}"))?;
-                (input.clone(), String::from_utf8_lossy(&bytes).into_owned())
-            };
-            let mut puzzles = parse_puzzles(&text, self.input_format);
-            if puzzles.is_empty() {
-                puzzles.push(Err(ParseError::new(1, 1, hdp::ParseErrorKind::Empty)));
+        Puzzles::new(inputs, &self.read, WhenEmpty::Error)
+    }
+}
+
+type Source = Box<dyn BufRead + Send>;
+
+enum Reader {
+    Lines {
+        r: Source,
+        line_no: usize,
+    },
+    Table {
+        r: Box<csv::Reader<Source>>,
+        table: Table,
+        skip_header: bool,
+    },
+    Grids {
+        r: Source,
+        line_no: usize,
+        grids: GridReader,
+    },
+    Buffered(std::vec::IntoIter<Result<Puzzle, ParseError>>),
+}
+
+/// The puzzle source: every puzzle of every input, in order (see the module docs).
+pub struct Puzzles {
+    inputs: std::iter::Enumerate<std::vec::IntoIter<String>>,
+    read: ReadArgs,
+    when_empty: WhenEmpty,
+    current: Option<(String, Reader, usize)>,
+    input_errors: usize,
+}
+
+impl Puzzles {
+    /// The source over `inputs` (`-` is standard input).
+    pub fn new(inputs: Vec<String>, read: &ReadArgs, when_empty: WhenEmpty) -> Puzzles {
+        Puzzles {
+            inputs: inputs.into_iter().enumerate(),
+            read: read.clone(),
+            when_empty,
+            current: None,
+            input_errors: 0,
+        }
+    }
+
+    /// `code`, raised to the I/O exit code when an input could not be read.
+    pub fn exit_code(&self, code: i32) -> i32 {
+        if self.input_errors > 0 {
+            code.max(super::EXIT_USAGE)
+        } else {
+            code
+        }
+    }
+
+    fn input_error(&mut self, message: String) -> Read1 {
+        self.input_errors += 1;
+        Read1 {
+            source: String::new(),
+            line: 0,
+            raw: String::new(),
+            puzzle: Err(ReadError::Input(message)),
+        }
+    }
+
+    /// Opens the next input: its name and reader, or the error item.
+    /// Opens the next input: its name and reader, or the message of the input error.
+    fn open(&mut self, index: usize, input: &str) -> Result<(String, Reader), String> {
+        let (source, mut r, format): (String, Source, InputFormat) = if input == "-" {
+            if std::io::stdin().is_terminal() {
+                if !super::output::quiet() {
+                    super::output::stderr_line(format_args!(
+                        "hdp: reading puzzles from standard input… (end with Ctrl-D)"
+                    ));
+                }
             }
-            for puzzle in puzzles {
-                out.push(Read1 {
-                    source: source.clone(),
-                    puzzle,
-                });
+            (
+                "-".into(),
+                Box::new(BufReader::with_capacity(64 << 10, std::io::stdin())),
+                self.read.input_format,
+            )
+        } else if !std::path::Path::new(input).exists() && looks_like_puzzle(input) {
+            let format = match self.read.input_format {
+                InputFormat::Auto | InputFormat::Tsv | InputFormat::Csv => InputFormat::Line,
+                f => f,
+            };
+            (
+                format!("argument {}", index + 1),
+                Box::new(Cursor::new(input.as_bytes().to_vec())),
+                format,
+            )
+        } else {
+            match std::fs::File::open(input) {
+                Ok(f) => (
+                    input.to_string(),
+                    Box::new(BufReader::with_capacity(64 << 10, f)),
+                    self.read.input_format,
+                ),
+                Err(e) => return Err(format!("cannot read {input}: {e}")),
+            }
+        };
+        let cannot = |e: std::io::Error| format!("cannot read {source}: {e}");
+        let head = match read_head(&mut r) {
+            Ok(h) => h,
+            Err(e) => return Err(cannot(e)),
+        };
+        let complete = match head.iter().rposition(|&b| b == b'\n') {
+            Some(i) => &head[..=i],
+            None => &head[..],
+        };
+        let layout = detect_layout(
+            &String::from_utf8_lossy(complete),
+            format,
+            self.read.column.as_deref(),
+        );
+        let layout = match layout {
+            Ok(l) => l,
+            Err(e) => return Err(format!("{source}: {e}")),
+        };
+        let r: Source = Box::new(BufReader::new(Cursor::new(head).chain(r)));
+        let reader = match layout {
+            Layout::Lines => Reader::Lines { r, line_no: 0 },
+            Layout::Table(table) => {
+                let csv = csv::ReaderBuilder::new()
+                    .delimiter(table.delimiter)
+                    .has_headers(false)
+                    .flexible(true)
+                    .quoting(table.delimiter == b',')
+                    .comment(Some(b'#'))
+                    .from_reader(r);
+                Reader::Table {
+                    r: Box::new(csv),
+                    skip_header: table.header.is_some(),
+                    table,
+                }
+            }
+            Layout::Whole(f @ (InputFormat::Grid | InputFormat::Ss | InputFormat::Sdk)) => {
+                Reader::Grids {
+                    r,
+                    line_no: 0,
+                    grids: GridReader::new(f == InputFormat::Sdk),
+                }
+            }
+            Layout::Whole(f) => {
+                let mut bytes = Vec::new();
+                if let Err(e) = r.take(MAX_WHOLE + 1).read_to_end(&mut bytes) {
+                    return Err(cannot(e));
+                }
+                if bytes.len() as u64 > MAX_WHOLE {
+                    return Err(format!(
+                        "{source}: a {f} input larger than {} MB; convert it to one puzzle per line",
+                        MAX_WHOLE >> 20
+                    ));
+                }
+                Reader::Buffered(parse_puzzles(&String::from_utf8_lossy(&bytes), f).into_iter())
+            }
+        };
+        Ok((source, reader))
+    }
+
+    /// The next item of the current input; `None` at its end. I/O errors end the input.
+    fn next_in_current(&mut self) -> Option<Read1> {
+        let (source, reader, _) = self.current.as_mut()?;
+        let item = |line: usize, raw: &str, puzzle: Result<Puzzle, ParseError>| Read1 {
+            source: source.clone(),
+            line,
+            raw: raw.chars().take(81).collect(),
+            puzzle: puzzle.map_err(ReadError::Parse),
+        };
+        match reader {
+            Reader::Lines { r, line_no } => {
+                let mut buf = Vec::new();
+                loop {
+                    buf.clear();
+                    match read_capped_line(r.as_mut(), &mut buf, MAX_LINE) {
+                        Ok(false) => return None,
+                        Ok(true) => {}
+                        Err(e) => {
+                            let message = format!("cannot read {source}: {e}");
+                            self.current = None;
+                            return Some(self.input_error(message));
+                        }
+                    }
+                    *line_no += 1;
+                    let text = String::from_utf8_lossy(&buf);
+                    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+                    let text = text.trim_end_matches(['\r', '\n']);
+                    let t = text.trim_start();
+                    if t.is_empty() || t.starts_with('#') {
+                        continue;
+                    }
+                    return Some(item(
+                        *line_no,
+                        text,
+                        hdp::format::parse_line(text, *line_no),
+                    ));
+                }
+            }
+            Reader::Table {
+                r,
+                table,
+                skip_header,
+            } => {
+                let mut record = csv::ByteRecord::new();
+                loop {
+                    match r.read_byte_record(&mut record) {
+                        Ok(false) => return None,
+                        Ok(true) => {}
+                        Err(e) => {
+                            let message = format!("cannot read {source}: {e}");
+                            self.current = None;
+                            return Some(self.input_error(message));
+                        }
+                    }
+                    let line = record.position().map_or(0, |p| p.line() as usize);
+                    if std::mem::take(skip_header) {
+                        continue;
+                    }
+                    // Invalid UTF-8 is read lossily, as in puzzle lines.
+                    let fields: Vec<std::borrow::Cow<str>> =
+                        record.iter().map(String::from_utf8_lossy).collect();
+                    let fields: Vec<&str> = fields.iter().map(|f| f.as_ref()).collect();
+                    if fields.iter().all(|f| f.trim().is_empty()) {
+                        continue;
+                    }
+                    let raw = fields.get(table.column).copied().unwrap_or("");
+                    return Some(item(line, raw, table.puzzle(&fields, line)));
+                }
+            }
+            Reader::Grids { r, line_no, grids } => {
+                let mut buf = Vec::new();
+                loop {
+                    buf.clear();
+                    match read_capped_line(r.as_mut(), &mut buf, MAX_LINE) {
+                        Ok(false) => {
+                            let p = grids.end()?;
+                            return Some(item(*line_no, "", p));
+                        }
+                        Ok(true) => {}
+                        Err(e) => {
+                            let message = format!("cannot read {source}: {e}");
+                            self.current = None;
+                            return Some(self.input_error(message));
+                        }
+                    }
+                    *line_no += 1;
+                    let text = String::from_utf8_lossy(&buf);
+                    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+                    let text = text.trim_end_matches(['\r', '\n']);
+                    if let Some(p) = grids.push(*line_no, text) {
+                        let line = p.as_ref().map_or_else(|e| e.line, |p| p.line);
+                        let raw = p.as_ref().map(|p| p.grid.to_line()).unwrap_or_default();
+                        return Some(item(line, &raw, p));
+                    }
+                }
+            }
+            Reader::Buffered(it) => {
+                let p = it.next()?;
+                let line = match &p {
+                    Ok(p) => p.line,
+                    Err(e) => e.line,
+                };
+                let raw = p.as_ref().map(|p| p.grid.to_line()).unwrap_or_default();
+                Some(item(line, &raw, p))
             }
         }
-        Ok(out)
+    }
+}
+
+impl Iterator for Puzzles {
+    type Item = Read1;
+
+    fn next(&mut self) -> Option<Read1> {
+        loop {
+            if self.current.is_some() {
+                if let Some(item) = self.next_in_current() {
+                    if let Some((_, _, n)) = self.current.as_mut() {
+                        *n += 1;
+                    }
+                    return Some(item);
+                }
+                if let Some((source, _, 0)) = self.current.take() {
+                    if self.when_empty == WhenEmpty::Error {
+                        return Some(Read1 {
+                            source,
+                            line: 1,
+                            raw: String::new(),
+                            puzzle: Err(ReadError::Parse(ParseError::new(
+                                1,
+                                1,
+                                hdp::ParseErrorKind::Empty,
+                            ))),
+                        });
+                    }
+                }
+                continue;
+            }
+            let (index, input) = self.inputs.next()?;
+            match self.open(index, &input) {
+                Ok((source, reader)) => self.current = Some((source, reader, 0)),
+                Err(message) => return Some(self.input_error(message)),
+            }
+        }
+    }
+}
+
+/// Reads the first bytes of an input for format detection: up to [`HEAD`] bytes, less when the
+/// input ends or when its first lines already look like one puzzle (or table row) per line, so
+/// that a slow pipe starts at once.
+fn read_head(r: &mut Source) -> std::io::Result<Vec<u8>> {
+    let mut head = Vec::with_capacity(HEAD);
+    loop {
+        let chunk = r.fill_buf()?;
+        if chunk.is_empty() {
+            return Ok(head);
+        }
+        let n = chunk.len().min(HEAD - head.len());
+        head.extend_from_slice(&chunk[..n]);
+        r.consume(n);
+        if head.len() >= HEAD || decided(&head) {
+            return Ok(head);
+        }
+    }
+}
+
+/// Whether the complete lines of `head` already settle the format: content lines each with a
+/// first word of 60 characters or more (a puzzle line or a table row), or a table header naming
+/// the puzzle column first. One such line is enough, so that a pipe fed one puzzle at a time
+/// is answered one puzzle at a time.
+fn decided(head: &[u8]) -> bool {
+    let Some(end) = head.iter().rposition(|&b| b == b'\n') else {
+        return false;
+    };
+    let text = String::from_utf8_lossy(&head[..end]);
+    let content: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
+        .collect();
+    !content.is_empty()
+        && content.iter().enumerate().all(|(i, l)| {
+            l.split_whitespace().next().map_or(0, |w| w.chars().count()) >= 60
+                || (i == 0 && Table::detect(l, None).ok().flatten().is_some())
+        })
+}
+
+/// Reads one line (through `\n`) into `buf`, keeping at most `cap` bytes of it and skipping
+/// the rest; `false` at the end of the input.
+fn read_capped_line(r: &mut dyn BufRead, buf: &mut Vec<u8>, cap: usize) -> std::io::Result<bool> {
+    let mut any = false;
+    loop {
+        let chunk = match r.fill_buf() {
+            Ok(c) => c,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if chunk.is_empty() {
+            return Ok(any);
+        }
+        any = true;
+        let (n, done) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (i + 1, true),
+            None => (chunk.len(), false),
+        };
+        let keep = n.min(cap.saturating_sub(buf.len()));
+        buf.extend_from_slice(&chunk[..keep]);
+        r.consume(n);
+        if done {
+            return Ok(true);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn puzzle_like_arguments() {
+        let inkala = INKALA;
+        assert!(looks_like_puzzle(inkala));
+        assert!(looks_like_puzzle(&format!("{inkala} a comment")));
+        let mut typo = inkala.to_string();
+        typo.replace_range(2..3, "x");
+        assert!(looks_like_puzzle(&typo), "one bad character");
+        assert!(looks_like_puzzle(&inkala[..80]), "80 characters");
+        assert!(looks_like_puzzle(&inkala[..60]));
+        assert!(!looks_like_puzzle(&inkala[..59]), "too short");
+        assert!(!looks_like_puzzle(&format!("dir/{inkala}")), "a path");
+        assert!(!looks_like_puzzle("puzzles.txt"));
+        assert!(!looks_like_puzzle(""));
+        let mostly_letters: String = inkala
+            .chars()
+            .map(|c| if c == '.' { 'a' } else { c })
+            .collect();
+        assert!(!looks_like_puzzle(&mostly_letters));
+        // 90 % is the threshold: 8 bad characters in 81 pass, 9 do not.
+        let mut eight = inkala.to_string();
+        eight.replace_range(0..8, "xxxxxxxx");
+        assert!(looks_like_puzzle(&eight));
+        let mut nine = inkala.to_string();
+        nine.replace_range(0..9, "xxxxxxxxx");
+        assert!(!looks_like_puzzle(&nine));
     }
 }

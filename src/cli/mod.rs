@@ -353,6 +353,8 @@ pub fn input_format_parser() -> impl clap::builder::TypedValueParser<Value = Inp
         PossibleValue::new("sdk").help("SadMan Software .sdk"),
         PossibleValue::new("ss").help("Simple Sudoku .ss"),
         PossibleValue::new("pencil").help("a pencil-mark grid (81 groups of candidates)"),
+        PossibleValue::new("tsv").help("a tab-separated table with a puzzle column"),
+        PossibleValue::new("csv").help("a comma-separated table with a puzzle column"),
     ])
     .map(|s| s.parse().unwrap_or(InputFormat::Auto))
 }

@@ -1,6 +1,7 @@
 //! `hdp render` (tree, grid and step pictures) and `hdp report` (HTML reports).
 
 use super::chain::Variant;
+use super::input::{Read1, ReadError};
 use super::output::error;
 use super::{status_problem, EngineArgs, InputArgs, Output, EXIT_OK, EXIT_PUZZLE};
 use clap::{Args, Subcommand};
@@ -150,15 +151,18 @@ fn first_puzzle(input: &InputArgs) -> anyhow::Result<Result<Puzzle, i32>> {
 /// The first puzzle of the input with its source, or the exit code after reporting why there is
 /// none.
 fn first_read(input: &InputArgs) -> anyhow::Result<Result<(String, Puzzle), i32>> {
-    let reads = input.read_all()?;
-    Ok(reads
-        .into_iter()
-        .next()
-        .and_then(|r| {
-            let source = r.source.clone();
-            r.ok_or_report().map(|p| (source, p))
-        })
-        .ok_or(EXIT_PUZZLE))
+    match input.puzzles().next() {
+        Some(Read1 {
+            puzzle: Err(ReadError::Input(e)),
+            ..
+        }) => Err(anyhow::anyhow!(e)),
+        r => Ok(r
+            .and_then(|r| {
+                let source = r.source.clone();
+                r.ok_or_report().map(|p| (source, p))
+            })
+            .ok_or(EXIT_PUZZLE)),
+    }
 }
 
 pub fn run_render(a: &RenderArgs, out: &mut Output) -> anyhow::Result<i32> {

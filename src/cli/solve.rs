@@ -1,6 +1,6 @@
 //! `hdp solve` and `hdp propagate`.
 
-use super::input::Read1;
+use super::input::{Read1, ReadError};
 use super::output::{error, stderr_line};
 use super::{InputArgs, Output, ResultFormat, EXIT_OK, EXIT_PUZZLE};
 use clap::Args;
@@ -114,10 +114,19 @@ fn puzzle_or_report(
 ) -> std::io::Result<Option<Puzzle>> {
     match r.puzzle {
         Ok(p) => Ok(Some(p)),
-        Err(e) => {
+        Err(ReadError::Parse(e)) => {
             error(format_args!("{}: {e}", r.source));
             match format {
                 ResultFormat::Json => out.error_record(&r.source, e.line, &e.to_string())?,
+                ResultFormat::Text => writeln!(out, "error")?,
+            }
+            Ok(None)
+        }
+        // An input that cannot be read stands in its place too (line 0: it has no lines).
+        Err(e @ ReadError::Input(_)) => {
+            error(format_args!("{e}"));
+            match format {
+                ResultFormat::Json => out.error_record(&r.source, 0, &e.to_string())?,
                 ResultFormat::Text => writeln!(out, "error")?,
             }
             Ok(None)
@@ -127,7 +136,8 @@ fn puzzle_or_report(
 
 pub fn run_solve(a: &SolveArgs, out: &mut Output) -> anyhow::Result<i32> {
     let mut code = EXIT_OK;
-    for r in a.input.read_all()? {
+    let mut puzzles = a.input.puzzles();
+    for r in &mut puzzles {
         let source = r.source.clone();
         let Some(p) = puzzle_or_report(r, a.format, out)? else {
             code = EXIT_PUZZLE;
@@ -164,12 +174,13 @@ pub fn run_solve(a: &SolveArgs, out: &mut Output) -> anyhow::Result<i32> {
             ResultFormat::Text => writeln!(out, "{text}")?,
         }
     }
-    Ok(code)
+    Ok(puzzles.exit_code(code))
 }
 
 pub fn run_propagate(a: &PropagateArgs, out: &mut Output) -> anyhow::Result<i32> {
     let mut code = EXIT_OK;
-    for r in a.input.read_all()? {
+    let mut puzzles = a.input.puzzles();
+    for r in &mut puzzles {
         let source = r.source.clone();
         let Some(p) = puzzle_or_report(r, a.format, out)? else {
             code = EXIT_PUZZLE;
@@ -223,5 +234,5 @@ pub fn run_propagate(a: &PropagateArgs, out: &mut Output) -> anyhow::Result<i32>
             )?,
         }
     }
-    Ok(code)
+    Ok(puzzles.exit_code(code))
 }

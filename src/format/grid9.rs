@@ -21,6 +21,11 @@ enum Row {
     Bad(ParseError),
 }
 
+/// Whether `line` is a row of nine cells of a 9-line grid (for format detection).
+pub(super) fn is_grid_row(line: &str) -> bool {
+    matches!(read_row(line, 1), Row::Cells(_))
+}
+
 fn read_row(line: &str, line_no: usize) -> Row {
     let mut cells = Vec::with_capacity(9);
     let mut border = false;
@@ -69,67 +74,98 @@ fn read_row(line: &str, line_no: usize) -> Row {
 /// `[...]` lines are section headers; only the `[Puzzle]` section (or text before any section)
 /// is read.
 pub(super) fn parse_grids(text: &str, sdk: bool) -> Vec<Result<Puzzle, ParseError>> {
-    let mut out = Vec::new();
-    let mut rows: Vec<[(char, usize); 9]> = Vec::new();
-    let mut start = 0;
-    let mut label: Option<String> = None;
-    let mut in_other_section = false;
-    let mut last_line = 0;
-    for (n, line) in numbered_lines(text) {
-        last_line = n;
-        let t = line.trim();
-        if t.starts_with('#') {
-            if sdk {
-                if let Some(name) = t.strip_prefix("#N") {
-                    label = Some(name.trim().to_string()).filter(|s| !s.is_empty());
-                }
-            }
-            continue;
-        }
-        if t.starts_with('[') && t.ends_with(']') {
-            in_other_section = t != "[Puzzle]";
-            continue;
-        }
-        if in_other_section {
-            continue;
-        }
-        // A title such as `Grid 01` (Project Euler files) names the next grid.
-        if rows.is_empty() && t.chars().next().is_some_and(|c| c.is_alphabetic()) {
-            label = Some(t.to_string());
-            continue;
-        }
-        match read_row(line, n) {
-            Row::Rule => {}
-            Row::Bad(e) => {
-                out.push(Err(e));
-                rows.clear();
-            }
-            Row::Cells(cells) => {
-                if rows.is_empty() {
-                    start = n;
-                }
-                rows.push(cells);
-                if rows.len() == 9 {
-                    out.push(finish(&rows, start, label.take()));
-                    rows.clear();
-                }
-            }
-        }
-    }
-    if !rows.is_empty() {
-        out.push(Err(ParseError::new(
-            last_line,
-            1,
-            ParseErrorKind::Other(format!(
-                "a grid needs 9 rows, found {} (from line {start})",
-                rows.len()
-            )),
-        )));
-    }
+    let mut reader = GridReader::new(sdk);
+    let mut out: Vec<_> = numbered_lines(text)
+        .filter_map(|(n, line)| reader.push(n, line))
+        .collect();
+    out.extend(reader.end());
     if out.is_empty() {
         out.push(Err(ParseError::new(1, 1, ParseErrorKind::Empty)));
     }
     out
+}
+
+/// 9-line grids read a line at a time, so that a reader can stream a collection of them:
+/// feed every line to [`GridReader::push`], then call [`GridReader::end`].
+#[derive(Debug, Default)]
+pub struct GridReader {
+    sdk: bool,
+    rows: Vec<[(char, usize); 9]>,
+    start: usize,
+    label: Option<String>,
+    in_other_section: bool,
+    last_line: usize,
+}
+
+impl GridReader {
+    /// A reader of 9-line grids (`sdk`: SadMan `.sdk` metadata and sections).
+    pub fn new(sdk: bool) -> GridReader {
+        GridReader {
+            sdk,
+            ..GridReader::default()
+        }
+    }
+
+    /// Reads line `n` (1-based, without its line break); returns the puzzle (or error) it ends.
+    pub fn push(&mut self, n: usize, line: &str) -> Option<Result<Puzzle, ParseError>> {
+        self.last_line = n;
+        let t = line.trim();
+        if t.starts_with('#') {
+            if self.sdk {
+                if let Some(name) = t.strip_prefix("#N") {
+                    self.label = Some(name.trim().to_string()).filter(|s| !s.is_empty());
+                }
+            }
+            return None;
+        }
+        if t.starts_with('[') && t.ends_with(']') {
+            self.in_other_section = t != "[Puzzle]";
+            return None;
+        }
+        if self.in_other_section {
+            return None;
+        }
+        // A title such as `Grid 01` (Project Euler files) names the next grid.
+        if self.rows.is_empty() && t.chars().next().is_some_and(|c| c.is_alphabetic()) {
+            self.label = Some(t.to_string());
+            return None;
+        }
+        match read_row(line, n) {
+            Row::Rule => None,
+            Row::Bad(e) => {
+                self.rows.clear();
+                Some(Err(e))
+            }
+            Row::Cells(cells) => {
+                if self.rows.is_empty() {
+                    self.start = n;
+                }
+                self.rows.push(cells);
+                if self.rows.len() < 9 {
+                    return None;
+                }
+                let done = finish(&self.rows, self.start, self.label.take());
+                self.rows.clear();
+                Some(done)
+            }
+        }
+    }
+
+    /// The error of an unfinished grid at the end of the input, if any.
+    pub fn end(&mut self) -> Option<Result<Puzzle, ParseError>> {
+        if self.rows.is_empty() {
+            return None;
+        }
+        let found = std::mem::take(&mut self.rows).len();
+        Some(Err(ParseError::new(
+            self.last_line,
+            1,
+            ParseErrorKind::Other(format!(
+                "a grid needs 9 rows, found {found} (from line {})",
+                self.start
+            )),
+        )))
+    }
 }
 
 fn finish(

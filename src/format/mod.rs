@@ -7,9 +7,12 @@
 mod grid9;
 mod line;
 mod pencil;
+mod table;
 
+pub use grid9::GridReader;
 pub use line::parse_line;
 pub use pencil::to_pencil;
+pub use table::{split_fields, Table, PUZZLE_COLUMN_NAMES};
 
 use crate::error::{ParseError, ParseErrorKind};
 use crate::grid::{Cell, Grid, Unit};
@@ -45,6 +48,10 @@ pub enum InputFormat {
     Ss,
     /// A pencil-mark grid (81 groups of candidates).
     Pencil,
+    /// Tab-separated values with a puzzle column (see [`Table`]).
+    Tsv,
+    /// Comma-separated values with a puzzle column (see [`Table`]).
+    Csv,
 }
 
 impl fmt::Display for InputFormat {
@@ -56,6 +63,8 @@ impl fmt::Display for InputFormat {
             InputFormat::Sdk => "sdk",
             InputFormat::Ss => "ss",
             InputFormat::Pencil => "pencil",
+            InputFormat::Tsv => "tsv",
+            InputFormat::Csv => "csv",
         })
     }
 }
@@ -70,9 +79,11 @@ impl FromStr for InputFormat {
             "sdk" => InputFormat::Sdk,
             "ss" => InputFormat::Ss,
             "pencil" => InputFormat::Pencil,
+            "tsv" => InputFormat::Tsv,
+            "csv" => InputFormat::Csv,
             _ => {
                 return Err(format!(
-                    "unknown input format {s:?}: expected auto, line, grid, sdk, ss or pencil"
+                    "unknown input format {s:?}: expected auto, line, grid, sdk, ss, pencil, tsv or csv"
                 ))
             }
         })
@@ -85,7 +96,7 @@ pub(crate) fn is_empty_mark(c: char) -> bool {
 }
 
 /// Whether `c` is a cell character (a given or an empty mark).
-pub(crate) fn is_cell_char(c: char) -> bool {
+pub fn is_cell_char(c: char) -> bool {
     c.is_ascii_digit() || is_empty_mark(c)
 }
 
@@ -104,20 +115,77 @@ fn is_comment(line: &str) -> bool {
 }
 
 /// Reads every puzzle of `text`. Each puzzle, or the error that replaced it, comes in input
-/// order; one bad puzzle does not hide the others.
+/// order; one bad puzzle does not hide the others. Table rows are split by [`split_fields`]
+/// (the binary reads tables with a CSV reader instead, which also allows quoted line breaks).
 pub fn parse_puzzles(text: &str, format: InputFormat) -> Vec<Result<Puzzle, ParseError>> {
-    let format = match format {
-        InputFormat::Auto => detect(text),
-        f => f,
-    };
-    match format {
-        InputFormat::Line | InputFormat::Auto => numbered_lines(text)
+    let lines = || {
+        numbered_lines(text)
             .filter(|(_, l)| !is_comment(l))
             .map(|(n, l)| parse_line(l, n))
-            .collect(),
-        InputFormat::Grid | InputFormat::Ss => grid9::parse_grids(text, false),
-        InputFormat::Sdk => grid9::parse_grids(text, true),
-        InputFormat::Pencil => vec![pencil::parse_pencil(text)],
+            .collect()
+    };
+    match detect_layout(text, format, None).unwrap_or(Layout::Lines) {
+        Layout::Lines => lines(),
+        Layout::Table(table) => {
+            let mut rows = numbered_lines(text).filter(|(_, l)| !is_comment(l));
+            if table.header.is_some() {
+                rows.next();
+            }
+            rows.map(|(n, l)| {
+                let fields = table::split_fields(l, table.delimiter);
+                let fields: Vec<&str> = fields.iter().map(String::as_str).collect();
+                table.puzzle(&fields, n)
+            })
+            .collect()
+        }
+        Layout::Whole(InputFormat::Grid | InputFormat::Ss) => grid9::parse_grids(text, false),
+        Layout::Whole(InputFormat::Sdk) => grid9::parse_grids(text, true),
+        Layout::Whole(InputFormat::Pencil) => vec![pencil::parse_pencil(text)],
+        Layout::Whole(_) => lines(),
+    }
+}
+
+/// How an input is read, decided from its first lines by [`detect_layout`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Layout {
+    /// One puzzle per line ([`parse_line`]), read line by line.
+    Lines,
+    /// A table with a puzzle column, read row by row.
+    Table(Table),
+    /// A multi-line format (9-line grids, `.sdk`, `.ss`, pencil marks), read whole by
+    /// [`parse_puzzles`].
+    Whole(InputFormat),
+}
+
+/// Decides how to read an input from `head`, its first complete lines (a few KB are enough),
+/// the format asked for and the `--column` asked for.
+///
+/// Returns an error (a sentence) when `column` names no column of the table.
+pub fn detect_layout(
+    head: &str,
+    format: InputFormat,
+    column: Option<&str>,
+) -> Result<Layout, String> {
+    let table = |d: u8| -> Result<Layout, String> {
+        let t = Table::detect_with(head, column, Some(d))?.unwrap_or(Table {
+            delimiter: d,
+            header: None,
+            column: 0,
+        });
+        Ok(Layout::Table(t))
+    };
+    match format {
+        InputFormat::Tsv => table(b'\t'),
+        InputFormat::Csv => table(b','),
+        InputFormat::Line => Ok(Layout::Lines),
+        InputFormat::Auto => match Table::detect(head, column)? {
+            Some(t) => Ok(Layout::Table(t)),
+            None => Ok(match detect(head) {
+                InputFormat::Line | InputFormat::Auto => Layout::Lines,
+                f => Layout::Whole(f),
+            }),
+        },
+        f => Ok(Layout::Whole(f)),
     }
 }
 
@@ -140,7 +208,8 @@ pub fn detect(text: &str) -> InputFormat {
     if pencil::looks_like_pencil(text) {
         return InputFormat::Pencil;
     }
-    if content.len() <= 1 {
+    // Lines that are mostly bad puzzle lines, with no grid row among them, are puzzle lines.
+    if content.len() <= 1 || !content.iter().any(|l| grid9::is_grid_row(l)) {
         return InputFormat::Line;
     }
     InputFormat::Grid

@@ -258,6 +258,14 @@ proptest! {
     }
 
     #[test]
+    fn tables_never_panic(s in "([.1-9a-z\"#,\t\n ]{0,12}|[.1-9]{81}){0,12}", column in "[a-z1-3]{0,2}") {
+        for f in [InputFormat::Auto, InputFormat::Tsv, InputFormat::Csv] {
+            let _ = parse_puzzles(&s, f);
+            let _ = detect_layout(&s, f, Some(&column));
+        }
+    }
+
+    #[test]
     fn pencil_round_trip(g in candidate_grid()) {
         let text = to_pencil(&g);
         let back = parse_puzzles(&text, InputFormat::Pencil);
@@ -283,4 +291,69 @@ fn titled_grids_take_their_title_as_label() {
     assert_eq!(all[0].as_ref().unwrap().label.as_deref(), Some("Grid 01"));
     assert_eq!(all[1].as_ref().unwrap().label.as_deref(), Some("Grid 02"));
     assert_eq!(all[1].as_ref().unwrap().line, 14);
+}
+
+#[test]
+fn tables_are_found_by_header_name_or_by_their_values() {
+    let named = format!("name\tPuzzle\n x \t{INKALA}\n");
+    let t = Table::detect(&named, None).unwrap().unwrap();
+    assert_eq!((t.delimiter, t.column), (b'\t', 1));
+    assert_eq!(
+        t.header.as_deref(),
+        Some(&["name".to_string(), "Puzzle".into()][..])
+    );
+    let p = t.puzzle(&[" x ", INKALA], 2).unwrap();
+    assert_eq!((p.line, p.label.as_deref()), (2, Some("name=x")));
+    // Unnamed columns: the one holding puzzles; its first row is a header when it holds none.
+    let anon = format!("id,rating,p\n1,\"a, b\",{INKALA}\n");
+    let t = Table::detect(&anon, None).unwrap().unwrap();
+    assert_eq!((t.delimiter, t.column, t.header.is_some()), (b',', 2, true));
+    assert_eq!(
+        split_fields("1,\"a, \"\"b\"\"\",c", b','),
+        ["1", "a, \"b\"", "c"]
+    );
+    let headless = format!("7,{INKALA}\n");
+    let t = Table::detect(&headless, None).unwrap().unwrap();
+    assert_eq!((t.column, t.header), (1, None));
+    // A puzzle first with a tab-separated comment is a puzzle line, not a table.
+    assert_eq!(Table::detect(&format!("{INKALA}\t11.9\n"), None), Ok(None));
+    assert_eq!(Table::detect(&format!("{INKALA} a, b\n"), None), Ok(None));
+    // --column by name or number; an unknown name is an error.
+    let t = Table::detect(&named, Some("NAME")).unwrap().unwrap();
+    assert_eq!(t.column, 0);
+    assert_eq!(Table::detect(&named, Some("2")).unwrap().unwrap().column, 1);
+    assert!(Table::detect(&named, Some("grid"))
+        .unwrap_err()
+        .contains("no such column"));
+    // Errors keep the physical line, and the column counts the fields before the puzzle.
+    let e = t_err(&named);
+    assert_eq!((e.line, e.column), (3, 7));
+    // A short row.
+    let t = Table::detect(&named, None).unwrap().unwrap();
+    let e = t.puzzle(&["only"], 4).unwrap_err();
+    assert!(e.to_string().contains("no puzzle column"), "{e}");
+}
+
+fn t_err(named: &str) -> ParseError {
+    let text = format!("{named}abc\t12x\n");
+    parse_puzzles(&text, InputFormat::Auto)
+        .pop()
+        .unwrap()
+        .unwrap_err()
+}
+
+#[test]
+fn bad_puzzle_lines_without_a_grid_row_are_not_a_grid() {
+    let text = format!("{INKALA}\nnot a puzzle\n{}\n{INKALA} x\n", &INKALA[..80]);
+    assert_eq!(detect(&text), InputFormat::Line);
+    assert_eq!(parse_puzzles(&text, InputFormat::Auto).len(), 4);
+    // A lone word with no delimiter is no table header.
+    assert_eq!(
+        detect_layout(&format!("grid\n{INKALA}\n"), InputFormat::Auto, None),
+        Ok(Layout::Lines)
+    );
+    assert_eq!(
+        detect_layout("plain\n", InputFormat::Auto, Some("puzzle")).unwrap_err(),
+        "--column: the input is not a table (no tab or comma in its first line)"
+    );
 }

@@ -6,6 +6,7 @@ mod common;
 mod engine;
 mod faults;
 mod hostile;
+mod inputs;
 mod properties;
 mod reference;
 mod render;
