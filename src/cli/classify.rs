@@ -239,7 +239,7 @@ enum Work {
 /// What comes back, in the slot of its item.
 enum Done {
     /// A record, with the stderr message of a bad line.
-    Record(Record, Option<String>),
+    Record(Box<Record>, Option<String>),
     /// An input that could not be read (reported in its place).
     InputError(String),
     /// Dropped after an interruption.
@@ -275,7 +275,7 @@ fn finish(work: Work, options: &ClassifyOptions, timeout: Option<f64>) -> Done {
         Work::Bad { source, error, .. } => Some(format!("{source}: {error}")),
         Work::Puzzle { .. } => None,
     };
-    Done::Record(classify_one(work, options, timeout), message)
+    Done::Record(Box::new(classify_one(work, options, timeout)), message)
 }
 
 fn classify_one(work: Work, options: &ClassifyOptions, timeout: Option<f64>) -> Record {

@@ -195,12 +195,10 @@ impl Puzzles {
     /// Opens the next input: its name and reader, or the message of the input error.
     fn open(&mut self, index: usize, input: &str) -> Result<(String, Reader), String> {
         let (source, mut r, format): (String, Source, InputFormat) = if input == "-" {
-            if std::io::stdin().is_terminal() {
-                if !super::output::quiet() {
-                    super::output::stderr_line(format_args!(
-                        "hdp: reading puzzles from standard input… (end with Ctrl-D)"
-                    ));
-                }
+            if std::io::stdin().is_terminal() && !super::output::quiet() {
+                super::output::stderr_line(format_args!(
+                    "hdp: reading puzzles from standard input… (end with Ctrl-D)"
+                ));
             }
             (
                 "-".into(),
