@@ -135,6 +135,11 @@ fn parse_shard(s: &str) -> Result<(usize, usize), String> {
 /// One output record; the field names are the documented column and key names.
 #[derive(Debug, Serialize)]
 pub struct Record {
+    /// The version of the JSON Lines schema (JSON only).
+    #[serde(rename = "schema")]
+    pub schema: u32,
+    /// Where the puzzle came from: a file name, `-`, or `argument N` (JSON only).
+    pub source: String,
     pub line: usize,
     pub puzzle: String,
     pub label: String,
@@ -226,7 +231,11 @@ impl Record {
 /// One item handed to a worker.
 enum Work {
     /// A puzzle to classify.
-    Puzzle { line: usize, puzzle: Puzzle },
+    Puzzle {
+        source: String,
+        line: usize,
+        puzzle: Puzzle,
+    },
     /// A line that did not parse: its record is made without the engine.
     Bad {
         source: String,
@@ -246,8 +255,10 @@ enum Done {
     Dropped,
 }
 
-fn empty_record(line: usize, options: &ClassifyOptions) -> Record {
+fn empty_record(source: String, line: usize, options: &ClassifyOptions) -> Record {
     Record {
+        schema: super::output::SCHEMA,
+        source,
         line,
         puzzle: String::new(),
         label: String::new(),
@@ -279,18 +290,25 @@ fn finish(work: Work, options: &ClassifyOptions, timeout: Option<f64>) -> Done {
 }
 
 fn classify_one(work: Work, options: &ClassifyOptions, timeout: Option<f64>) -> Record {
-    let (line, puzzle) = match work {
+    let (source, line, puzzle) = match work {
         Work::Bad {
-            line, raw, error, ..
+            source,
+            line,
+            raw,
+            error,
         } => {
-            let mut record = empty_record(line, options);
+            let mut record = empty_record(source, line, options);
             record.puzzle = raw;
             record.error = Some(error.to_string());
             return record;
         }
-        Work::Puzzle { line, puzzle } => (line, puzzle),
+        Work::Puzzle {
+            source,
+            line,
+            puzzle,
+        } => (source, line, puzzle),
     };
-    let mut record = empty_record(line, options);
+    let mut record = empty_record(source, line, options);
     let mut opts = *options;
     record.puzzle = puzzle.grid.to_line();
     record.label = puzzle.label.unwrap_or_default();
@@ -536,6 +554,7 @@ pub fn run(a: &ClassifyArgs, out: &mut super::Output) -> anyhow::Result<i32> {
                         error,
                     },
                     Ok(puzzle) => Work::Puzzle {
+                        source: item.source,
                         line: item.line,
                         puzzle,
                     },

@@ -172,7 +172,7 @@ fn parse_budget(s: &str) -> Result<u64, String> {
 }
 
 /// `--timeout`: a finite number of seconds above zero.
-fn parse_timeout(s: &str) -> Result<f64, String> {
+pub(crate) fn parse_timeout(s: &str) -> Result<f64, String> {
     let t: f64 = s
         .trim()
         .parse()

@@ -5,7 +5,7 @@ use super::input::{Read1, ReadError};
 use super::output::error;
 use super::{status_problem, EngineArgs, InputArgs, Output, EXIT_OK, EXIT_PUZZLE};
 use clap::{Args, Subcommand};
-use hdp::engine::{Analysis, PairAnalysis, Recording};
+use hdp::engine::{Analysis, Budget, Options, PairAnalysis, Recording};
 use hdp::format::{apply_context, parse_context, parse_line, Puzzle};
 use hdp::render::report::ReportInput;
 use hdp::render::{
@@ -291,12 +291,18 @@ fn slug(name: &str) -> String {
         .filter(|p| !p.is_empty())
         .collect::<Vec<_>>()
         .join("-");
+    // File names have a length limit (255 bytes on most systems): keep a readable prefix.
+    let s: String = s.chars().take(SLUG_MAX).collect();
+    let s = s.trim_end_matches('-');
     if s.is_empty() {
         "puzzle".into()
     } else {
-        s
+        s.to_string()
     }
 }
+
+/// The longest folder name `report --index` derives from a label.
+const SLUG_MAX: usize = 64;
 
 /// Puzzles of a collection file: 81-character lines, or TSV rows with a puzzle column (the first
 /// other column names the puzzle); header rows are skipped.
@@ -389,6 +395,14 @@ pub fn run_report(a: &ReportArgs, _out: &mut Output) -> anyhow::Result<i32> {
             dir = format!("{dir}-{n}");
             used.insert(dir.clone());
         }
+        // --timeout is per puzzle: each analysis gets its own deadline.
+        let options = Options {
+            budget: Budget {
+                deadline: a.engine.deadline(),
+                ..options.budget
+            },
+            ..options
+        };
         let input = ReportInput::analyse(&name, &p.grid, &options);
         let c = input.classification.as_ref();
         write_report(&a.output.join(&dir), &input, a.max_steps)?;

@@ -108,6 +108,8 @@ fn usage_errors_exit_2() {
 #[serde(deny_unknown_fields)]
 #[allow(dead_code)]
 struct Record {
+    schema: u32,
+    source: String,
     line: usize,
     puzzle: String,
     label: String,

@@ -535,3 +535,66 @@ fn a_closed_stderr_is_not_a_crash() {
         assert_eq!(status.code(), Some(1), "{}: a panic exits 101", label(args));
     }
 }
+
+/// `report --index` survives any label: a name far over the 255-byte limit of a file name still
+/// gets its report, in a folder named after a bounded prefix of it.
+#[test]
+fn report_index_survives_a_label_longer_than_a_file_name() {
+    let dir = std::env::temp_dir().join(format!("hdp-faults-label-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let long = "Very long name ".repeat(30);
+    let table = dir.join("named.tsv");
+    std::fs::write(
+        &table,
+        format!("name\tpuzzle\n{long}\t{INKALA}\nshort\t{INKALA}\n"),
+    )
+    .unwrap();
+    let out = dir.join("out");
+    let status = bin()
+        .args(["report", "--index"])
+        .arg(&table)
+        .arg("-o")
+        .arg(&out)
+        .status()
+        .unwrap();
+    assert_eq!(status.code(), Some(0));
+    let index = std::fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(index.contains("short"), "{index}");
+    let folders: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.path().is_dir())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(folders.len(), 2, "{folders:?}");
+    assert!(folders.iter().all(|f| f.len() <= 64), "{folders:?}");
+    assert!(folders
+        .iter()
+        .all(|f| out.join(f).join("index.html").is_file()));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 10's reproducer: an empty grid with a few restricted cells has no solution, and the exact
+/// solver needed 26 s to prove it. With `--timeout` (or, without, at its node budget) `hdp solve`
+/// stops and says which limit it hit, never "no solution".
+#[test]
+fn solve_stops_at_its_limits_and_says_so() {
+    let dir = std::env::temp_dir().join(format!("hdp-faults-solve-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("hang.txt");
+    std::fs::write(&file, HANG).unwrap();
+    for (args, why) in [
+        (&["--timeout", "0.5"][..], "the time limit passed"),
+        (&[][..], "the search-node budget ran out"),
+    ] {
+        let out = bin().arg("solve").args(args).arg(&file).output().unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        assert_eq!(stdout.trim(), format!("unsolved: {why}"));
+        assert!(String::from_utf8(out.stderr).unwrap().contains(why));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+const HANG: &str = "123456789 123456789 5789 123456789 123456789 123456789 123456789 123456789 123456789\n123456789 123456789 123456789 123456789 123456789 123456789 12369 123456789 1346\n1469 123456789 123456789 123456789 123456789 123456789 12345678 19 123456789\n123456789 123456789 123456789 123456789 123456789 123456789 123456789 123456789 123456789\n123456789 1359 1359 1359 1359 1359 123456789 123456789 123456789\n123456789 123456789 123456789 123456789 123456789 123456789 123456789 123456789 123456789\n123456789 123456789 123456789 123456789 123456789 123456789 123456789 123456789 123456789\n123456789 123456789 123456789 123456789 123456789 123456789 123456789 123456789 123456789\n123456789 123456789 123456789 123456789 123456789 123456789 123456789 123456789 123456789\n";
