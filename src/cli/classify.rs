@@ -673,7 +673,7 @@ fn write_records(
                     if let Some(m) = message {
                         bar.suspend(|| super::output::error(format_args!("{m}")));
                     }
-                    if r.error.is_some() {
+                    if r.error.is_some() || r.level == Some(Level::Unsolved) {
                         code = code.max(EXIT_PUZZLE);
                     }
                     summary.add(&r);

@@ -130,11 +130,6 @@ impl Stats {
         self.counts[rule as usize] += 1;
     }
 
-    #[inline]
-    fn add_to(&mut self, rule: Rule, n: u64) {
-        self.counts[rule as usize] += n;
-    }
-
     /// Adds the counts of `other`.
     pub fn add(&mut self, other: &Stats) {
         for (a, b) in self.counts.iter_mut().zip(other.counts) {
@@ -163,7 +158,7 @@ pub fn propagate_counting(grid: &mut Grid, profile: &Profile, stats: &mut Stats)
     let mut state = State::new(grid);
     // Every single is new: remove their values from their peers in one sweep.
     if profile.has(Rule::NakedSingle) {
-        if let Err(c) = singles::naked_bulk(&mut state, stats) {
+        if let Err(c) = singles::naked_bulk(&mut state) {
             state.store(grid);
             return Outcome::Contradiction(c);
         }

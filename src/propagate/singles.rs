@@ -30,7 +30,7 @@ pub(super) fn naked(s: &mut State, stats: &mut Stats) -> Result<(), Contradictio
 /// values of the singles in its units. Counts as one application per single that removed
 /// something, as the one-by-one [`naked`] would. Leaves only the singles it creates to [`naked`];
 /// two equal singles in a unit are left for the unit checks.
-pub(super) fn naked_bulk(s: &mut State, stats: &mut Stats) -> Result<(), Contradiction> {
+pub(super) fn naked_bulk(s: &mut State) -> Result<(), Contradiction> {
     // Per unit (rows, columns, blocks): the values of its singles, and of its open cells.
     let (mut row_used, mut col_used, mut box_used) = ([0u16; 9], [0u16; 9], [0u16; 9]);
     let (mut row_open, mut col_open, mut box_open) = ([0u16; 9], [0u16; 9], [0u16; 9]);
@@ -47,16 +47,8 @@ pub(super) fn naked_bulk(s: &mut State, stats: &mut Stats) -> Result<(), Contrad
             box_open[b] |= m & !single;
         }
     }
-    let mut singles = s.new_singles;
-    let mut effective = 0u64;
-    while singles != 0 {
-        let i = singles.trailing_zeros() as usize;
-        singles &= singles - 1;
-        let (r, c) = (i / 9 % 9, i % 9);
-        let open = row_open[r] | col_open[c] | box_open[r / 3 * 3 + c / 3];
-        effective += u64::from(s.cells[i] & open != 0);
-    }
-    stats.add_to(Rule::NakedSingle, effective);
+    // A fresh state's singles are givens: removing their values from their peers applies the
+    // puzzle and finds nothing, so it is not counted as a naked single.
     // Without branches: singles keep their value (their own units are left to the unit checks).
     let (mut created, mut emptied) = (0u128, 0u128);
     for r in 0..9 {

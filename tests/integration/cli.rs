@@ -299,8 +299,15 @@ fn propagate_pretty_and_rule_statistics() {
     assert!(out.starts_with("8 "), "{out}");
     let (out, _, _) = stdout(hdp().args(["propagate", "--format", "json", INKALA]));
     let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
-    assert!(v["rules"]["naked-single"].as_u64().unwrap() > 0);
+    // Inkala's givens alone leave one pair: no rule finds anything, and applying the givens is
+    // not a naked single.
+    assert_eq!(v["rules"]["naked-single"], 0);
     assert_eq!(v["pairs"], 1);
+    // An easy puzzle (Project Euler 96, grid 1) is solved by the singles the rules find.
+    let easy = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
+    let (out, _, _) = stdout(hdp().args(["propagate", "--format", "json", easy]));
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert!(v["rules"]["naked-single"].as_u64().unwrap() > 0);
 }
 
 #[test]
@@ -322,4 +329,12 @@ fn classify_with_a_tiny_budget_still_reports_every_line() {
         .iter()
         .filter(|r| r.level.as_deref() == Some("unsolved"));
     assert!(unsolved.count() >= 10);
+    // An unsolved puzzle makes the exit code 1, as documented.
+    let status = hdp()
+        .args(["classify", "--budget", "40"])
+        .write_stdin(input)
+        .output()
+        .unwrap()
+        .status;
+    assert_eq!(status.code(), Some(1));
 }
