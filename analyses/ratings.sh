@@ -10,7 +10,8 @@ hdp="${HDP:-target/release/hdp}"
 corpora=../shared/corpora
 records=$(mktemp)
 trap 'rm -f "$records"' EXIT
-"$hdp" classify --format jsonl "$corpora/forum-hardest-1106.txt" > "$records"
+# Exit 1 only says that some puzzle was left unsolved: the tables show it.
+"$hdp" classify --format jsonl "$corpora/forum-hardest-1106.txt" > "$records" || [ $? -eq 1 ]
 python3 - "$records" "$corpora/forum-hardest-1106-ratings.tsv" <<'PY'
 import json, statistics, sys
 

@@ -129,7 +129,7 @@ fn famous_tsv_classifies_without_error_records() {
         return;
     }
     let rows = std::fs::read_to_string(&path).unwrap().lines().count() - 1;
-    let (out, err, code) = run(hdp().args(["classify", "--budget", "2000", &path]));
+    let (out, err, code) = run(hdp().args(["classify", &path]));
     let records = tsv_records(&out);
     assert_eq!(records.len(), rows);
     assert!(records.iter().all(|r| r[17].is_empty()), "{err}");
