@@ -109,6 +109,10 @@ pub struct ClassifyArgs {
     /// Print a histogram of levels and effort percentiles to stderr at the end.
     #[arg(long)]
     pub summary: bool,
+    /// Leave out the timing fields (`micros`, and the summary's times), so that two runs can be
+    /// compared byte for byte.
+    #[arg(long)]
+    pub no_timing: bool,
     /// Print only the summary, to stdout (instead of --summary's records plus summary on stderr).
     #[arg(long, conflicts_with = "summary")]
     pub summary_only: bool,
@@ -156,7 +160,7 @@ pub struct Record {
     pub hypotheses: u64,
     pub facts: u64,
     pub limit: Option<Limit>,
-    pub micros: u64,
+    pub micros: Option<u64>,
     pub error: Option<String>,
 }
 
@@ -221,7 +225,7 @@ impl Record {
             self.hypotheses.to_string(),
             self.facts.to_string(),
             self.limit.map(|l| l.name().to_string()).unwrap_or_default(),
-            self.micros.to_string(),
+            opt(&self.micros),
             tsv_field(self.error.as_deref().unwrap_or("")),
         ]
         .join("\t")
@@ -275,7 +279,7 @@ fn empty_record(source: String, line: usize, options: &ClassifyOptions) -> Recor
         hypotheses: 0,
         facts: 0,
         limit: None,
-        micros: 0,
+        micros: None,
         error: None,
     }
 }
@@ -317,7 +321,7 @@ fn classify_one(work: Work, options: &ClassifyOptions, timeout: Option<f64>) -> 
         .filter(|t| t.is_finite() && *t >= 0.0)
         .map(|t| start + Duration::from_secs_f64(t.min(1e9)));
     let c = classify(&puzzle.grid, &opts);
-    record.micros = start.elapsed().as_micros() as u64;
+    record.micros = Some(start.elapsed().as_micros() as u64);
     record.solutions = Some(c.solutions);
     record.level = c.level;
     record.depth_pairs = c.depth_pairs;
@@ -359,11 +363,11 @@ impl Summary {
         if let Some(l) = r.level {
             self.levels[l as usize] += 1;
             self.tests.push(r.tests);
-            self.micros.push(r.micros);
+            self.micros.extend(r.micros);
         }
     }
 
-    fn render(&mut self, elapsed: Duration) -> String {
+    fn render(&mut self, elapsed: Option<Duration>) -> String {
         let total: usize = self.levels.iter().sum();
         let mut out = String::new();
         out.push_str("level     puzzles  share\n");
@@ -390,6 +394,9 @@ impl Summary {
             }
         };
         for (name, v) in [("tests", &self.tests), ("micros", &self.micros)] {
+            if v.is_empty() && name == "micros" {
+                continue;
+            }
             out.push_str(&format!(
                 "{name:<9} p50 {} p90 {} p99 {} max {}\n",
                 pct(v, 0.5),
@@ -398,7 +405,9 @@ impl Summary {
                 pct(v, 1.0)
             ));
         }
-        out.push_str(&format!("elapsed   {:.2?}\n", elapsed));
+        if let Some(elapsed) = elapsed {
+            out.push_str(&format!("elapsed   {elapsed:.2?}\n"));
+        }
         out
     }
 }
@@ -669,7 +678,10 @@ fn write_records(
                     bar.suspend(|| super::output::error(format_args!("{e}")));
                     code = code.max(super::EXIT_USAGE);
                 }
-                Done::Record(r, message) => {
+                Done::Record(mut r, message) => {
+                    if a.no_timing {
+                        r.micros = None;
+                    }
                     if let Some(m) = message {
                         bar.suspend(|| super::output::error(format_args!("{m}")));
                     }
@@ -696,7 +708,7 @@ fn write_records(
     }
     bar.finish_and_clear();
     out.flush().map_err(stop_on_error)?;
-    let text = summary.render(started.elapsed());
+    let text = summary.render((!a.no_timing).then(|| started.elapsed()));
     if INTERRUPTED.load(Ordering::SeqCst) {
         super::output::stderr_text(&text);
         super::output::error(format_args!(
