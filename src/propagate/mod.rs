@@ -174,11 +174,7 @@ pub fn propagate_counting(grid: &mut Grid, profile: &Profile, stats: &mut Stats)
 /// which makes a branch test several times cheaper. If the precondition does not hold the result
 /// is still sound, only possibly less reduced.
 pub fn propagate_from(grid: &mut Grid, changed: Cell, profile: &Profile) -> Outcome {
-    let mut state = State::new(grid);
-    state.assume_fixpoint_except(changed);
-    let outcome = state.run(profile, &mut Stats::default());
-    state.store(grid);
-    outcome
+    propagate_changed(grid, [changed].into_iter().collect(), profile)
 }
 
 /// As [`propagate_from`], for a grid that was a fixpoint of `profile` before the cells of
@@ -186,7 +182,7 @@ pub fn propagate_from(grid: &mut Grid, changed: Cell, profile: &Profile) -> Outc
 /// intersected with a smaller state, or several facts applied at once.
 pub fn propagate_changed(grid: &mut Grid, changed: CellSet, profile: &Profile) -> Outcome {
     let mut state = State::new(grid);
-    state.assume_fixpoint_except_all(changed);
+    state.assume_fixpoint_except(changed);
     let outcome = state.run(profile, &mut Stats::default());
     state.store(grid);
     outcome
@@ -240,23 +236,8 @@ impl State {
         }
     }
 
-    /// Assumes the grid was a fixpoint before `changed` was restricted.
-    fn assume_fixpoint_except(&mut self, changed: Cell) {
-        let i = changed.index();
-        let units = CELL_UNITS[i];
-        self.dirty_check = units;
-        self.dirty_locked = units;
-        self.dirty_subsets = units;
-        let m = self.cells[i];
-        self.new_singles = if m != 0 && m & (m - 1) == 0 {
-            1u128 << i
-        } else {
-            0
-        };
-    }
-
     /// Assumes the grid was a fixpoint before the cells of `changed` were restricted.
-    fn assume_fixpoint_except_all(&mut self, changed: CellSet) {
+    fn assume_fixpoint_except(&mut self, changed: CellSet) {
         let mut units = 0;
         let mut singles = 0u128;
         for cell in changed.iter() {
