@@ -5,7 +5,7 @@ use super::output::error;
 use super::{status_problem, ChainFormat, EngineArgs, InputArgs, Output, EXIT_OK, EXIT_PUZZLE};
 use clap::{Args, ValueEnum};
 use hdp::engine::{Analysis, PairAnalysis, Recording, Status};
-use hdp::format::{apply_context, parse_context};
+use hdp::format::apply_context;
 use hdp::render::pair_analysis_tree;
 use std::io::Write;
 
@@ -50,6 +50,19 @@ pub struct ChainArgs {
     pub format: ChainFormat,
 }
 
+impl Variant {
+    /// The depth limit of this variant: pair reduction 1, deep 2, very deep 3; `full` (and the
+    /// one-level `analysis`) keep `configured`.
+    pub fn max_depth(self, configured: u8) -> u8 {
+        match self {
+            Variant::Pr => 1,
+            Variant::Dpr => 2,
+            Variant::Vdpr => 3,
+            Variant::Analysis | Variant::Full => configured,
+        }
+    }
+}
+
 impl ChainArgs {
     /// Value combinations that would be ignored.
     pub fn check(&self, given: &dyn Fn(&str) -> bool) -> Result<(), String> {
@@ -82,18 +95,9 @@ impl ChainArgs {
 }
 
 pub fn run(a: &ChainArgs, out: &mut Output) -> anyhow::Result<i32> {
-    let given = match &a.given {
-        Some(text) => parse_context(text)
-            .map_err(|e| anyhow::anyhow!("--given: column {}: {}", e.column, e.kind))?,
-        None => Vec::new(),
-    };
+    let given = super::given_context(a.given.as_deref())?;
     let mut options = a.engine.options(hdp::engine::DEFAULT_MAX_DEPTH);
-    options.max_depth = match a.variant {
-        Variant::Pr => 1,
-        Variant::Dpr => 2,
-        Variant::Vdpr => 3,
-        _ => options.max_depth,
-    };
+    options.max_depth = a.variant.max_depth(options.max_depth);
     options.recording = if a.format == ChainFormat::Dot {
         Recording::ChainAndTree
     } else {

@@ -490,23 +490,7 @@ fn on_signal() {
 }
 
 pub fn run(a: &ClassifyArgs, out: &mut super::Output) -> anyhow::Result<i32> {
-    let mut options = if a.te {
-        ClassifyOptions::trial_and_error()
-    } else {
-        ClassifyOptions::default()
-    };
-    let engine = a.engine.options(options.engine.max_depth);
-    options.engine.max_depth = engine.max_depth;
-    if engine.budget.max_tests.is_some() {
-        options.engine.budget.max_tests = engine.budget.max_tests;
-    }
-    options.engine.schedule = engine.schedule;
-    if !a.te {
-        options.engine.decisions = engine.decisions;
-        options.engine.profile = engine.profile;
-        options.engine.proof = engine.proof;
-        options.engine.walk = engine.walk;
-    }
+    let options = a.engine.classify_options(a.te);
     let threads = match a.jobs {
         Some(0) | None => std::thread::available_parallelism().map_or(1, |n| n.get()),
         Some(n) => n,

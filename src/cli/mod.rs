@@ -8,6 +8,7 @@ mod render;
 mod solve;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use hdp::classify::ClassifyOptions;
 use hdp::decision::DecisionKinds;
 use hdp::engine::{Budget, Options, Proof, Schedule, Status, Walk};
 use hdp::format::InputFormat;
@@ -241,6 +242,33 @@ impl EngineArgs {
         }
     }
 
+    /// The classification settings: those of `--te` or of classification (its depth limit and
+    /// budget), with what was typed on top; the deadline is set per puzzle by the caller. (clap
+    /// rejects the engine options that `--te` fixes.)
+    pub fn classify_options(&self, te: bool) -> ClassifyOptions {
+        let base = if te {
+            ClassifyOptions::trial_and_error()
+        } else {
+            ClassifyOptions::default()
+        };
+        let typed = self.options(base.engine.max_depth);
+        let mut engine = if te {
+            base.engine
+        } else {
+            Options {
+                recording: base.engine.recording,
+                ..typed
+            }
+        };
+        engine.max_depth = typed.max_depth;
+        engine.schedule = typed.schedule;
+        engine.budget = Budget {
+            max_tests: typed.budget.max_tests.or(base.engine.budget.max_tests),
+            deadline: None,
+        };
+        ClassifyOptions { engine, ..base }
+    }
+
     /// The deadline for one puzzle started now.
     pub fn deadline(&self) -> Option<Instant> {
         self.timeout
@@ -357,6 +385,16 @@ pub fn input_format_parser() -> impl clap::builder::TypedValueParser<Value = Inp
         PossibleValue::new("csv").help("a comma-separated table with a puzzle column"),
     ])
     .map(|s| s.parse().unwrap_or(InputFormat::Auto))
+}
+
+/// The statements of a `--given` context (none without one); a bad one is a usage error naming
+/// its column.
+pub fn given_context(text: Option<&str>) -> anyhow::Result<Vec<hdp::Statement>> {
+    match text {
+        Some(t) => hdp::format::parse_context(t)
+            .map_err(|e| anyhow::anyhow!("--given: column {}: {}", e.column, e.kind)),
+        None => Ok(Vec::new()),
+    }
 }
 
 /// Why an analysis ending in `status` makes the exit code 1, in words; `None` when solved.

@@ -6,7 +6,7 @@ use super::output::error;
 use super::{status_problem, EngineArgs, InputArgs, Output, EXIT_OK, EXIT_PUZZLE};
 use clap::{Args, Subcommand};
 use hdp::engine::{Analysis, Budget, Options, PairAnalysis, Recording};
-use hdp::format::{apply_context, parse_context, parse_line, Puzzle};
+use hdp::format::{apply_context, parse_line, Puzzle};
 use hdp::render::report::ReportInput;
 use hdp::render::{
     grid_svg, index_html, pair_analysis_tree, report, steps_svgs, tree_svg, GridStyle, IndexEntry,
@@ -189,12 +189,7 @@ pub fn run_render(a: &RenderArgs, out: &mut Output) -> anyhow::Result<i32> {
                     &TreeStyle::default(),
                 )
             } else {
-                options.max_depth = match variant {
-                    Variant::Pr => 1,
-                    Variant::Dpr => 2,
-                    Variant::Vdpr => 3,
-                    _ => options.max_depth,
-                };
+                options.max_depth = variant.max_depth(options.max_depth);
                 options.recording = Recording::ChainAndTree;
                 let analysis = Analysis::run(&p.grid, &options);
                 let Some(tree) = analysis.tree else {
@@ -216,11 +211,7 @@ pub fn run_render(a: &RenderArgs, out: &mut Output) -> anyhow::Result<i32> {
                 Ok(p) => p,
                 Err(code) => return Ok(code),
             };
-            let context = match given {
-                Some(t) => parse_context(t)
-                    .map_err(|e| anyhow::anyhow!("--given: column {}: {}", e.column, e.kind))?,
-                None => Vec::new(),
-            };
+            let context = super::given_context(given.as_deref())?;
             let mut g = match apply_context(&p.grid, &context) {
                 Ok(g) => g,
                 Err(e) => {
