@@ -21,6 +21,10 @@ pub struct TracedLine {
     /// The position the line shows, with every cell's candidates (for pictures).
     #[serde(skip)]
     pub grid: Grid,
+    /// For a CTR found by propagation alone: the position with the hypothesis applied, whose
+    /// reason is worked out once the analysis is over (only for the lines that stay).
+    #[serde(skip)]
+    pub(crate) tested: Option<Grid>,
 }
 
 /// What the engine tells whoever records its work. The search in `closure.rs` calls these hooks
@@ -157,6 +161,7 @@ impl Trace {
             },
             summary,
             grid: *position,
+            tested: None,
         });
     }
 
@@ -179,6 +184,19 @@ impl Trace {
                 w.pairs = pairs;
             }
         }
+    }
+}
+
+impl Trace {
+    /// The recorded lines, each propagation CTR with its reason (worked out here, once, for the
+    /// lines that stayed: most tested branches end inside hypotheses whose lines are dropped).
+    pub fn finish(mut self) -> (Vec<TracedLine>, Option<Tree>) {
+        for l in &mut self.lines {
+            if let Some(g) = l.tested {
+                l.line.reason = explain(&g, &self.profile);
+            }
+        }
+        (self.lines, self.tree)
     }
 }
 
@@ -233,9 +251,8 @@ impl Recorder for Trace {
         if end == End::Ctr {
             let mut g = *from;
             b.apply(&mut g);
-            let reason = explain(&g, &self.profile);
             if let Some(l) = self.lines.last_mut() {
-                l.line.reason = reason;
+                l.tested = Some(g);
             }
         }
     }
