@@ -75,6 +75,8 @@ struct Level {
     known: Box<KnownOpen>,
     /// End positions of depth-1 branches already tested in this closure.
     reuse: Reuse,
+    /// Branch-pair results shared between the hypotheses of a pass at `j >= 2`.
+    table: PairTable,
 }
 
 /// The engine's state for one analysis.
@@ -191,7 +193,7 @@ impl<R: Recorder> Engine<'_, R> {
         state: &mut Grid,
         k: u8,
         level: usize,
-        outer: Option<&Reuse>,
+        outer: Option<Outer<'_>>,
     ) -> Result<Res, Abort> {
         if self.levels.len() <= level {
             self.levels.resize_with(level + 1, Level::default);
@@ -209,7 +211,7 @@ impl<R: Recorder> Engine<'_, R> {
         k: u8,
         level: usize,
         lv: &mut Level,
-        outer: Option<&Reuse>,
+        mut outer: Option<Outer<'_>>,
     ) -> Result<Res, Abort> {
         let mut via = 0;
         loop {
@@ -227,18 +229,24 @@ impl<R: Recorder> Engine<'_, R> {
                 if j == 2 {
                     // Most promising first: the larger pair count of the two branches at
                     // j = 1; ties in canonical order (the sort is stable).
-                    self.count_skipped_pairs(state, lv, outer);
+                    self.count_skipped_pairs(state, lv, outer.as_mut());
                     let pairs = &lv.pairs;
                     lv.order.sort_by_key(|&i| std::cmp::Reverse(pairs[i]));
                 }
-                pass = self.pass(state, (j, level), lv, outer)?;
+                pass = self.pass(state, (j, level), lv, outer.as_mut())?;
                 if !matches!(pass, Pass::Nothing) {
                     break;
                 }
             }
             match pass {
                 Pass::Nothing => return Ok(Res::Open(state.pair_count() as u8)),
-                Pass::Facts(v) => via |= v,
+                Pass::Facts(v) => {
+                    via |= v;
+                    // The state is no longer where the hypothesis' own test ended.
+                    if let Some(o) = outer.as_mut() {
+                        o.pairs = None;
+                    }
+                }
                 Pass::Done(r) => return Ok(r.with_via(via)),
             }
         }
@@ -257,7 +265,7 @@ impl<R: Recorder> Engine<'_, R> {
         state: &mut Grid,
         (j, level): (u8, usize),
         lv: &mut Level,
-        outer: Option<&Reuse>,
+        mut outer: Option<&mut Outer<'_>>,
     ) -> Result<Pass, Abort> {
         let synchronous = self.opts.schedule == Schedule::Synchronous && !self.sweep;
         // Answering branches known to be open without propagating is exact where tests are
@@ -265,6 +273,10 @@ impl<R: Recorder> Engine<'_, R> {
         // are then computed only if a j = 2 pass comes (see `count_skipped_pairs`).
         let skip = self.sweep || j == 1;
         lv.known.reset(!self.sweep);
+        // Hypotheses of one pass start from one state (a sweep changes it as it goes).
+        let share = j >= 2 && !self.sweep;
+        lv.table
+            .reset(share.then_some(&lv.order), &lv.decisions, !R::RECORDS);
         lv.found.clear();
         lv.segments.clear();
         let pass_mark = self.rec.mark();
@@ -284,10 +296,24 @@ impl<R: Recorder> Engine<'_, R> {
             // Both branches are tested even when the first reaches the solution: which branch
             // comes first can depend on the digits' names (a two-valued cell), the effort and
             // the chain must not.
-            let r1 = self.tested(state, (&d, 0), (j, level), (dn, skip), lv, outer)?;
+            let r1 = self.tested(
+                state,
+                (&d, 0),
+                (j, level),
+                (dn, skip),
+                lv,
+                outer.as_deref_mut(),
+            )?;
             let solved1 = self.solved;
             let mid = self.rec.mark();
-            let r2 = self.tested(state, (&d, 1), (j, level), (dn, skip), lv, outer)?;
+            let r2 = self.tested(
+                state,
+                (&d, 1),
+                (j, level),
+                (dn, skip),
+                lv,
+                outer.as_deref_mut(),
+            )?;
             let found = match (r1, r2) {
                 (Res::Solved(..), _) | (_, Res::Solved(..)) => {
                     // Only the solving branch's lines stay.
@@ -363,7 +389,7 @@ impl<R: Recorder> Engine<'_, R> {
         at: (u8, usize),
         (dn, skip): (R::Node, bool),
         lv: &mut Level,
-        outer: Option<&Reuse>,
+        outer: Option<&mut Outer<'_>>,
     ) -> Result<Res, Abort> {
         if skip && lv.known.covers(state, d.branch(which)) {
             // Open without propagating; still a test of the method (and of the budget).
@@ -380,7 +406,13 @@ impl<R: Recorder> Engine<'_, R> {
                 .branch_ended(n, b, d.branch(1 - which), End::Open(0), [state, state]);
             return Ok(Res::Open(UNKNOWN_PAIRS));
         }
-        let r = self.test(state, (d, which), at, dn, (&mut lv.reuse, outer))?;
+        let r = self.test(
+            state,
+            (d, which),
+            at,
+            dn,
+            (&mut lv.reuse, &mut lv.table, outer),
+        )?;
         if skip && matches!(r, Res::Open(_)) {
             lv.known.note(state, &self.last_open);
         }
@@ -395,7 +427,7 @@ impl<R: Recorder> Engine<'_, R> {
         (d, which): (&Decision, usize),
         (j, level): (u8, usize),
         dn: R::Node,
-        (reuse, outer): (&mut Reuse, Option<&Reuse>),
+        (reuse, table, outer): (&mut Reuse, &mut PairTable, Option<&mut Outer<'_>>),
     ) -> Result<Res, Abort> {
         self.tick()?;
         let (b, other) = (d.branch(which), d.branch(1 - which));
@@ -442,7 +474,13 @@ impl<R: Recorder> Engine<'_, R> {
         self.counters.hypotheses += 1;
         let mark = self.rec.open(n, b, &g);
         let inner = match self.opts.walk {
-            Walk::BreadthFirst => self.closure(&mut g, j - 1, level + 1, Some(reuse))?,
+            Walk::BreadthFirst => {
+                let outer = Outer {
+                    reuse,
+                    pairs: table.on().then_some((table, branch_key(d, which))),
+                };
+                self.closure(&mut g, j - 1, level + 1, Some(outer))?
+            }
             Walk::DepthFirst => self.depth_first(&mut g, j - 1, level + 1)?,
         };
         let res = match inner {
@@ -471,7 +509,12 @@ impl<R: Recorder> Engine<'_, R> {
     /// Fills in the pair counts of the decisions whose branches a j = 1 pass answered open
     /// without propagating; they are propagated now (counted as tests already, and the
     /// results are the same as if they had been propagated then).
-    fn count_skipped_pairs(&mut self, state: &Grid, lv: &mut Level, outer: Option<&Reuse>) {
+    fn count_skipped_pairs(
+        &mut self,
+        state: &Grid,
+        lv: &mut Level,
+        mut outer: Option<&mut Outer<'_>>,
+    ) {
         for i in 0..lv.decisions.len() {
             if lv.pairs[i] != UNKNOWN_PAIRS {
                 continue;
@@ -479,9 +522,12 @@ impl<R: Recorder> Engine<'_, R> {
             let d = lv.decisions[i];
             let mut most = 0;
             for which in 0..2 {
-                let (g, outcome) =
-                    lv.reuse
-                        .propagate(state, (&d, which), outer, &self.opts.profile);
+                let (g, outcome) = lv.reuse.propagate(
+                    state,
+                    (&d, which),
+                    outer.as_deref_mut(),
+                    &self.opts.profile,
+                );
                 if outcome == Outcome::Open {
                     most = most.max(g.pair_count() as u8);
                 }
@@ -557,7 +603,8 @@ impl<R: Recorder> Engine<'_, R> {
                 let d = lv.decisions[i];
                 let dn = self.rec.decision(&d, k, level);
                 for which in 0..2 {
-                    match self.test(state, (&d, which), (k, level), dn, (&mut lv.reuse, None))? {
+                    let parts = (&mut lv.reuse, &mut lv.table, None);
+                    match self.test(state, (&d, which), (k, level), dn, parts)? {
                         Res::Open(_) => {}
                         Res::Contradiction(v) => {
                             let fact = d.branch(1 - which);
@@ -598,11 +645,25 @@ impl Reuse {
         &mut self,
         state: &Grid,
         (d, which): (&Decision, usize),
-        outer: Option<&Reuse>,
+        outer: Option<&mut Outer<'_>>,
         profile: &Profile,
     ) -> (Grid, Outcome) {
-        // Branch 2 is "not `first`": the same restriction in every smaller state.
-        let key = d.cell.index() as u32 | u32::from(d.first.bits()) << 7 | (which as u32) << 16;
+        let key = branch_key(d, which);
+        let (outer, mut pairs) = match outer {
+            Some(o) => (Some(o.reuse), o.pairs.as_mut()),
+            None => (None, None),
+        };
+        if let Some((table, hypothesis)) = pairs.as_mut() {
+            if let Some((g, ctr)) = table.take(key, *hypothesis) {
+                if ctr {
+                    self.ends.remove(&key);
+                    let c = Contradiction::NoValue { cell: d.cell };
+                    return (g, Outcome::Contradiction(c));
+                }
+                self.ends.insert(key, g);
+                return (g, Outcome::Open);
+            }
+        }
         let earlier = self
             .ends
             .get(&key)
@@ -639,12 +700,91 @@ impl Reuse {
                 (g, outcome)
             }
         };
+        if let Some((table, hypothesis)) = pairs {
+            table.offer(*hypothesis, key, &g, outcome);
+        }
         if outcome.is_contradiction() {
             self.ends.remove(&key);
         } else {
             self.ends.insert(key, g);
         }
         (g, outcome)
+    }
+}
+
+/// A branch as a restriction that means the same in every smaller state: branch 2 is
+/// "not `first`".
+#[inline]
+fn branch_key(d: &Decision, which: usize) -> u32 {
+    d.cell.index() as u32 | u32::from(d.first.bits()) << 7 | (which as u32) << 16
+}
+
+/// What a closure inside a hypothesis may start its depth-1 tests from.
+struct Outer<'a> {
+    /// The enclosing closure's depth-1 end positions (its states all contain this one's).
+    reuse: &'a Reuse,
+    /// While the hypothesis' state is still the position its own test ended in (no fact found
+    /// inside yet): the enclosing pass's [`PairTable`] and the hypothesis' branch key.
+    pairs: Option<(&'a mut PairTable, u32)>,
+}
+
+/// Results shared between the hypotheses of one pass at `j >= 2`. Every hypothesis starts
+/// from the pass's state `S`, and propagation is a closure operator, so the first depth-1 test
+/// of branch `b` inside hypothesis `a` ends where the test of `a` inside hypothesis `b` does:
+/// both propagate `S ∧ a ∧ b`. What hypothesis `a` finds for a branch still to come as a
+/// hypothesis is kept for it, and taken (once) when it comes.
+#[derive(Default)]
+struct PairTable {
+    on: bool,
+    /// Keep contradictions too (their position is only drawn when something is recorded).
+    contradictions: bool,
+    /// The place in the pass of each branch that is (or was) a hypothesis.
+    order: HashMap<u32, u32, BuildHasherDefault<KeyHasher>>,
+    /// `(earlier hypothesis, later one)` → its end position, and whether it was a contradiction.
+    results: HashMap<u64, (Grid, bool), BuildHasherDefault<KeyHasher>>,
+}
+
+impl PairTable {
+    /// Starts a pass: `order` (the pass's test order over `decisions`), or `None` when results
+    /// cannot be shared.
+    fn reset(&mut self, order: Option<&Vec<usize>>, decisions: &[Decision], contradictions: bool) {
+        self.order.clear();
+        self.results.clear();
+        self.on = order.is_some();
+        self.contradictions = contradictions;
+        for (place, &i) in order.into_iter().flatten().enumerate() {
+            for which in 0..2 {
+                let key = branch_key(&decisions[i], which);
+                self.order
+                    .entry(key)
+                    .or_insert(2 * place as u32 + which as u32);
+            }
+        }
+    }
+
+    fn on(&self) -> bool {
+        self.on
+    }
+
+    /// The result hypothesis `b` found for `a` (branch keys), if kept.
+    fn take(&mut self, a: u32, b: u32) -> Option<(Grid, bool)> {
+        self.results.remove(&(u64::from(a) << 32 | u64::from(b)))
+    }
+
+    /// Hypothesis `a` tested branch `b` to `g`: kept if `b` is a hypothesis still to come.
+    fn offer(&mut self, a: u32, b: u32, g: &Grid, outcome: Outcome) {
+        let ctr = match outcome {
+            Outcome::Open => false,
+            Outcome::Contradiction(_) if self.contradictions => true,
+            _ => return,
+        };
+        match (self.order.get(&a), self.order.get(&b)) {
+            (Some(pa), Some(pb)) if pb > pa => {
+                self.results
+                    .insert(u64::from(a) << 32 | u64::from(b), (*g, ctr));
+            }
+            _ => {}
+        }
     }
 }
 
@@ -663,6 +803,9 @@ impl Hasher for KeyHasher {
     }
     fn write_u32(&mut self, n: u32) {
         self.0 = u64::from(n).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (n ^ n >> 29).wrapping_mul(0x9E37_79B9_7F4A_7C15);
     }
 }
 

@@ -33,6 +33,9 @@ pub struct TracedLine {
 pub(super) trait Recorder {
     /// A handle on a recorded tree node (nothing when no tree is kept).
     type Node: Copy;
+    /// Whether anything is recorded: a contradiction's position is then drawn, so it must be
+    /// the one propagation itself stops at, not a remembered equivalent.
+    const RECORDS: bool = true;
 
     /// The propagated start position; `solved` when propagation alone solves it.
     fn start(&mut self, at: &Grid, solved: bool);
@@ -89,6 +92,7 @@ pub(super) enum End {
 pub(super) struct NoRecord;
 
 impl Recorder for NoRecord {
+    const RECORDS: bool = false;
     type Node = ();
     fn start(&mut self, _: &Grid, _: bool) {}
     fn decision(&mut self, _: &Decision, _: u8, _: usize) {}

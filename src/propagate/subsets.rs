@@ -9,6 +9,7 @@
 use super::{Contradiction, State, Stats, Step};
 use crate::grid::Unit;
 use crate::propagate::{Profile, Rule};
+use std::cell::RefCell;
 
 const NAKED: [Rule; 3] = [Rule::NakedPair, Rule::NakedTriple, Rule::NakedQuad];
 const HIDDEN: [Rule; 3] = [Rule::HiddenPair, Rule::HiddenTriple, Rule::HiddenQuad];
@@ -198,6 +199,48 @@ fn apply_unit(
     for (m, c) in masks.iter_mut().zip(cells) {
         *m = s.cells[c.index()];
     }
+    // With the default profile a unit's result depends only on its nine masks: units found to
+    // hold no subset are remembered (96 % of searches find nothing, and the same unit contents
+    // recur from branch test to branch test).
+    if !fast {
+        return apply_masks(s, unit, fast, naked, hidden, stats, &masks);
+    }
+    let key = masks.iter().fold(0u128, |k, &m| k << 9 | u128::from(m));
+    let slot = ((key as u64 ^ (key >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        >> (64 - NO_SUBSET_BITS)) as usize;
+    if NO_SUBSET.with(|c| c.borrow()[slot] == key) {
+        return Ok(false);
+    }
+    let found = apply_masks(s, unit, fast, naked, hidden, stats, &masks)?;
+    if !found {
+        NO_SUBSET.with(|c| c.borrow_mut()[slot] = key);
+    }
+    Ok(found)
+}
+
+/// Size (log2) of the per-thread table of units without a subset: 16,384 entries, 256 KiB
+/// (measured best on forum-hardest among 4 Ki, 16 Ki and 64 Ki).
+const NO_SUBSET_BITS: u32 = 14;
+
+thread_local! {
+    /// Units (their nine masks, 81 bits) known to hold no subset under the default profile, in a
+    /// direct-mapped table; `u128::MAX` is no unit.
+    static NO_SUBSET: RefCell<Box<[u128]>> =
+        RefCell::new(vec![u128::MAX; 1 << NO_SUBSET_BITS].into_boxed_slice());
+}
+
+/// [`apply_unit`] on the unit's masks, read already.
+fn apply_masks(
+    s: &mut State,
+    unit: Unit,
+    fast: bool,
+    naked: &[Sizes; 10],
+    hidden: &[Sizes; 10],
+    stats: &mut Stats,
+    masks: &[u16; 9],
+) -> Step {
+    let masks = *masks;
+    let cells = unit.cells();
     // The cells and values the search is over: the open ones (fast), or all of them.
     let (scope, solved_values, n_open) = if fast {
         let mut open = 0u16;
