@@ -5,10 +5,11 @@
 
 use super::grid::{grid_svg, GridStyle};
 use super::steps::{pictures, selected};
-use super::tree::{pair_analysis_tree, tree_svg, TreeStyle};
+use super::tree::{tree_svg, TreeStyle};
 use crate::classify::Classification;
 use crate::engine::{Analysis, Options, PairAnalysis, Recording};
 use crate::grid::Grid;
+use crate::tree::pair_analysis_tree;
 use askama::Template;
 
 /// A template failed to render.
