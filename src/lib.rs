@@ -39,6 +39,7 @@ pub mod propagate;
 pub mod render;
 pub mod solver;
 pub mod statement;
+pub mod study;
 pub mod tree;
 
 pub use error::{ParseError, ParseErrorKind};

@@ -7,10 +7,10 @@ use super::{status_problem, EngineArgs, InputArgs, Output, EXIT_OK, EXIT_PUZZLE}
 use clap::{Args, Subcommand};
 use hdp::engine::{Analysis, Budget, Options, PairAnalysis, Recording};
 use hdp::format::{apply_context, parse_line, Puzzle};
-use hdp::render::report::ReportInput;
 use hdp::render::{
     grid_svg, index_html, report, steps_svgs, tree_svg, GridStyle, IndexEntry, TreeStyle,
 };
+use hdp::study::ReportInput;
 use hdp::tree::pair_analysis_tree;
 use std::io::Write;
 use std::path::{Path, PathBuf};
