@@ -288,4 +288,26 @@ fn render_grid_shows_remaining_candidates_and_strikes_on_request() {
 
     let (_, _, title) = pencil_marks(&run(&["--title", "a <b> & c"]));
     assert_eq!(title.as_deref(), Some("a <b> & c"));
+
+    // The label, else the file and line; --struck with --raw is a usage error.
+    let d = tmp("grid-titles");
+    std::fs::write(d.join("named.txt"), format!("{INKALA} Golden <one>\n")).unwrap();
+    std::fs::write(d.join("plain.txt"), format!("\n{INKALA}\n")).unwrap();
+    for (file, want) in [
+        ("named.txt", "Golden <one>"),
+        ("plain.txt", "plain.txt, line 2"),
+    ] {
+        let out = hdp()
+            .args(["render", "grid", "-o", "-"])
+            .arg(d.join(file))
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let (_, _, title) = pencil_marks(&String::from_utf8(out.stdout).unwrap());
+        assert_eq!(title.as_deref(), Some(want));
+    }
+    hdp()
+        .args(["render", "grid", "--raw", "--struck", "-o", "-"])
+        .assert()
+        .code(2);
 }
