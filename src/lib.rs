@@ -24,6 +24,12 @@
 //! Classify with [`classify::classify`], read other formats with [`format::parse_puzzles`],
 //! parse chains back with `str::parse::<chain::Chain>()`, and get the decision tree (petgraph)
 //! with [`engine::Recording::ChainAndTree`].
+//!
+//! # Features
+//!
+//! `render` (default) adds the `render` module (SVG pictures and HTML reports, with askama and
+//! svg); `cli` (default) builds the `hdp` binary. Without default features the library needs only
+//! petgraph, serde and thiserror.
 #![warn(missing_docs)]
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
@@ -36,9 +42,11 @@ pub mod explain;
 pub mod format;
 pub mod grid;
 pub mod propagate;
+#[cfg(feature = "render")]
 pub mod render;
 pub mod solver;
 pub mod statement;
+pub mod study;
 pub mod tree;
 
 pub use error::{ParseError, ParseErrorKind};

@@ -6,6 +6,7 @@
 //! record; renderers read it and never run the engine.
 
 use crate::decision::Decision;
+use crate::engine::PairAnalysis;
 use crate::statement::Statement;
 use petgraph::graph::{DiGraph, NodeIndex};
 use petgraph::visit::EdgeRef;
@@ -192,4 +193,43 @@ impl Tree {
             )
         )
     }
+}
+
+/// The first-level decision tree of a pair reduction analysis: the position, each decision, and
+/// both branches with their outcomes.
+pub fn pair_analysis_tree(pa: &PairAnalysis) -> Tree {
+    let pairs = pa.pairs.len().min(u8::MAX as usize) as u8;
+    let mut tree = Tree::new(pairs, usize::MAX);
+    for r in &pa.decisions {
+        let d = tree.add(
+            tree.root,
+            TreeNode {
+                kind: NodeKind::Decision,
+                statement: Some(r.decision.branch(0)),
+                decision: Some(r.decision),
+                depth: 1,
+                level: 0,
+                outcome: None,
+                pairs: 0,
+            },
+            EdgeKind::Inside,
+        );
+        let Some(d) = d else { break };
+        for (b, edge) in r.branches.iter().zip([EdgeKind::First, EdgeKind::Second]) {
+            tree.add(
+                d,
+                TreeNode {
+                    kind: NodeKind::Branch,
+                    statement: Some(b.statement),
+                    decision: None,
+                    depth: 1,
+                    level: 0,
+                    outcome: Some(b.outcome),
+                    pairs: b.pairs,
+                },
+                edge,
+            );
+        }
+    }
+    tree
 }

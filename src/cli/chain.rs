@@ -6,7 +6,7 @@ use super::{status_problem, ChainFormat, EngineArgs, InputArgs, Output, EXIT_OK,
 use clap::{Args, ValueEnum};
 use hdp::engine::{Analysis, PairAnalysis, Recording, Status};
 use hdp::format::apply_context;
-use hdp::render::pair_analysis_tree;
+use hdp::tree::pair_analysis_tree;
 use std::io::Write;
 
 /// Which analysis to run.

@@ -7,11 +7,11 @@ use super::{status_problem, EngineArgs, InputArgs, Output, EXIT_OK, EXIT_PUZZLE}
 use clap::{Args, Subcommand};
 use hdp::engine::{Analysis, Budget, Options, PairAnalysis, Recording};
 use hdp::format::{apply_context, parse_line, Puzzle};
-use hdp::render::report::ReportInput;
 use hdp::render::{
-    grid_svg, index_html, pair_analysis_tree, report, steps_svgs, tree_svg, GridStyle, IndexEntry,
-    TreeStyle,
+    grid_svg, index_html, report, steps_svgs, tree_svg, GridStyle, IndexEntry, TreeStyle,
 };
+use hdp::study::ReportInput;
+use hdp::tree::pair_analysis_tree;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -42,7 +42,7 @@ pub enum RenderWhat {
         #[arg(short, long, default_value = "tree.svg")]
         output: PathBuf,
     },
-    /// The grid with pencil marks as SVG (after propagation and the context).
+    /// The grid with its remaining candidates as SVG (after propagation and the context).
     Grid {
         #[command(flatten)]
         input: InputArgs,
@@ -52,6 +52,13 @@ pub enum RenderWhat {
         /// Draw the puzzle as given instead of the propagated position.
         #[arg(long)]
         raw: bool,
+        /// Also draw the candidates propagation removed, struck through in red.
+        #[arg(long, conflicts_with = "raw")]
+        struck: bool,
+        /// The title above the grid (default: the puzzle's label, else its file and line, else
+        /// the start of the puzzle).
+        #[arg(long)]
+        title: Option<String>,
         /// Output file, or - for standard output.
         #[arg(short, long, default_value = "grid.svg")]
         output: PathBuf,
@@ -205,10 +212,12 @@ pub fn run_render(a: &RenderArgs, out: &mut Output) -> anyhow::Result<i32> {
             input,
             given,
             raw,
+            struck,
+            title,
             output,
         } => {
-            let p = match first_puzzle(input)? {
-                Ok(p) => p,
+            let (source, p) = match first_read(input)? {
+                Ok(read) => read,
                 Err(code) => return Ok(code),
             };
             let context = super::given_context(given.as_deref())?;
@@ -226,8 +235,9 @@ pub fn run_render(a: &RenderArgs, out: &mut Output) -> anyhow::Result<i32> {
             let style = GridStyle {
                 givens: Some(p.grid),
                 highlight: context.iter().map(|s| s.cell).collect(),
-                removed: (!raw).then_some(before),
+                removed: struck.then_some(before),
                 caption: given.clone(),
+                title: Some(title.clone().unwrap_or_else(|| short_name(&source, &p))),
             };
             write_file(out, output, &grid_svg(&g, &style))?;
         }
@@ -254,6 +264,27 @@ pub fn run_render(a: &RenderArgs, out: &mut Output) -> anyhow::Result<i32> {
         }
     }
     Ok(EXIT_OK)
+}
+
+/// A short name for a puzzle: its label, else its file and line (`top95.txt, line 3`), else the
+/// built-in example's name, else its first three rows and givens
+/// (`8..........36......7..9.2… (21 givens)`).
+fn short_name(source: &str, p: &Puzzle) -> String {
+    if let Some(label) = p.label.as_deref().filter(|l| !l.trim().is_empty()) {
+        return label.trim().to_string();
+    }
+    if source != "-" && Path::new(source).is_file() {
+        let file = Path::new(source)
+            .file_name()
+            .map_or(source.into(), |f| f.to_string_lossy());
+        return format!("{file}, line {}", p.line);
+    }
+    let line = p.grid.to_line();
+    if line == super::input::INKALA {
+        return "Arto Inkala 2012".into();
+    }
+    let start: String = line.chars().take(27).collect();
+    format!("{start}… ({} givens)", p.grid.solved_count())
 }
 
 fn write_report(dir: &Path, input: &ReportInput, max_steps: usize) -> anyhow::Result<()> {

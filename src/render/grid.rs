@@ -1,9 +1,9 @@
-//! The 9×9 grid as SVG: givens, derived values, pencil marks, highlighted cells, and the
-//! candidates a step removed (struck through in red).
+//! The 9×9 grid as SVG: a title, givens, derived values, pencil marks (12 px), highlighted cells,
+//! and the candidates a step removed (struck through in red).
 
 use super::svg_document;
 use crate::grid::{Cell, Digit, Grid};
-use svg::node::element::{Group, Line, Rectangle, Text};
+use svg::node::element::{Group, Line, Rectangle, Text, Title};
 
 /// How a grid is drawn.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -16,10 +16,17 @@ pub struct GridStyle {
     pub removed: Option<Grid>,
     /// A caption under the grid.
     pub caption: Option<String>,
+    /// A title above the grid (the puzzle's label or a short name), also the SVG's `<title>`.
+    pub title: Option<String>,
 }
 
 const CELL: f64 = 48.0;
 const MARGIN: f64 = 16.0;
+/// The height of the title band.
+const TITLE: f64 = 28.0;
+/// The most characters of a title drawn in the band (16 px bold over the grid's width); the
+/// SVG's `<title>` keeps all of it.
+const TITLE_CHARS: usize = 46;
 
 /// Draws `grid`.
 pub fn grid_svg(grid: &Grid, style: &GridStyle) -> String {
@@ -148,7 +155,33 @@ pub fn grid_svg(grid: &Grid, style: &GridStyle) -> String {
         }
         doc = doc.add(g);
     }
-    doc.to_string()
+    match &style.title {
+        None => doc.to_string(),
+        // The grid as drawn above, nested below a title band.
+        Some(title) => svg_document(size + 2.0 * MARGIN, TITLE + height)
+            .add(Title::new(title.clone()))
+            .add(
+                Text::new(shorten(title, TITLE_CHARS))
+                    .set("x", MARGIN)
+                    .set("y", TITLE - 6.0)
+                    .set("font-family", font)
+                    .set("font-size", 16)
+                    .set("font-weight", "bold")
+                    .set("fill", "#111827"),
+            )
+            .add(doc.set("y", TITLE))
+            .to_string(),
+    }
+}
+
+/// `text` cut to `max` characters, the last one an ellipsis when something was cut.
+fn shorten(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        text.to_string()
+    } else {
+        let kept: String = text.chars().take(max.saturating_sub(1)).collect();
+        format!("{kept}…")
+    }
 }
 
 /// Splits a caption into lines that fit under the grid (about 64 characters).
@@ -187,11 +220,20 @@ mod tests {
             highlight: vec!["G8".parse().unwrap()],
             removed: Some(g),
             caption: Some("a <caption> & more => CTR".into()),
+            title: Some("a <title> & more".into()),
         };
         let text = grid_svg(&p, &style);
         let doc = roxmltree::Document::parse(&text).unwrap();
         assert!(doc.root_element().attribute("viewBox").is_some());
         assert!(text.contains("&lt;caption&gt; &amp; more"));
+        assert!(text.contains("<title>a &lt;title&gt; &amp; more</title>"));
         assert!(text.contains("#dc2626"), "removed candidates are struck");
+    }
+
+    #[test]
+    fn long_titles_are_shortened_with_an_ellipsis() {
+        assert_eq!(shorten("Golden Nugget", 46), "Golden Nugget");
+        assert_eq!(shorten("abcdef", 4), "abc…");
+        assert_eq!(shorten("abcd", 4), "abcd");
     }
 }

@@ -10,7 +10,7 @@ pub mod tree;
 pub use grid::{grid_svg, GridStyle};
 pub use report::{index_html, report, IndexEntry, RenderError, Report};
 pub use steps::steps_svgs;
-pub use tree::{layout, pair_analysis_tree, tree_svg, Layout, NodeBox, TreeStyle};
+pub use tree::{layout, tree_svg, Layout, NodeBox, TreeStyle};
 
 /// Colour of each node class: (class, fill, stroke). One code everywhere, with a legend.
 pub(crate) const COLOURS: &[(&str, &str, &str)] = &[

@@ -5,82 +5,15 @@
 
 use super::grid::{grid_svg, GridStyle};
 use super::steps::{pictures, selected};
-use super::tree::{pair_analysis_tree, tree_svg, TreeStyle};
-use crate::classify::Classification;
-use crate::engine::{Analysis, Options, PairAnalysis, Recording};
-use crate::grid::Grid;
+use super::tree::{tree_svg, TreeStyle};
+use crate::study::ReportInput;
+use crate::tree::pair_analysis_tree;
 use askama::Template;
 
 /// A template failed to render.
 #[derive(Debug, thiserror::Error)]
 #[error("rendering the report failed: {0}")]
 pub struct RenderError(String);
-
-/// What a report shows.
-pub struct ReportInput {
-    /// The page title (the puzzle's name).
-    pub title: String,
-    /// The puzzle.
-    pub puzzle: Grid,
-    /// The classification, when known.
-    pub classification: Option<Classification>,
-    /// The first-level pair reduction analysis.
-    pub pair: PairAnalysis,
-    /// Each variant that ran, e.g. `("PR", analysis at depth 1)`, the last one the full analysis
-    /// (recorded with its tree).
-    pub variants: Vec<(String, Analysis)>,
-}
-
-impl ReportInput {
-    /// Runs what a report shows: the pair analysis, then closure at depth 1, 2, … up to the depth
-    /// that solves the puzzle (or `options.max_depth`), the last with its decision tree.
-    pub fn analyse(title: &str, puzzle: &Grid, options: &Options) -> ReportInput {
-        let pair = PairAnalysis::run(puzzle, options);
-        let classification = Some(crate::classify::classify(
-            puzzle,
-            &crate::classify::ClassifyOptions {
-                engine: Options {
-                    recording: Recording::Off,
-                    ..*options
-                },
-                level_from_pairs: true,
-            },
-        ));
-        let mut variants = Vec::new();
-        for k in 1..=options.max_depth.max(1) {
-            let opts = Options {
-                max_depth: k,
-                recording: Recording::ChainAndTree,
-                ..*options
-            };
-            let a = Analysis::run(puzzle, &opts);
-            let done = a.is_solved()
-                || k == options.max_depth
-                || !matches!(
-                    a.status,
-                    crate::engine::Status::Solved
-                        | crate::engine::Status::Unsolved(crate::engine::Limit::Depth)
-                );
-            let name = match k {
-                1 => "PR (pair reduction, depth 1)".to_string(),
-                2 => "DPR (deep pair reduction, depth 2)".to_string(),
-                3 => "VDPR (very deep pair reduction, depth 3)".to_string(),
-                k => format!("depth {k}"),
-            };
-            variants.push((name, a));
-            if done {
-                break;
-            }
-        }
-        ReportInput {
-            title: title.to_string(),
-            puzzle: *puzzle,
-            classification,
-            pair,
-            variants,
-        }
-    }
-}
 
 /// A rendered report: `index.html` and its files (relative paths).
 pub struct Report {
@@ -166,16 +99,12 @@ pub fn report(input: &ReportInput, max_steps: usize) -> Result<Report, RenderErr
         });
         files.push((file, svg));
     }
-    let mut propagated = input.puzzle;
-    crate::propagate::propagate(&mut propagated, &full.options.profile);
+    let propagated = input.propagated;
     let givens = GridStyle {
         givens: Some(input.puzzle),
         ..GridStyle::default()
     };
-    let solution = match crate::solver::solve(&input.puzzle) {
-        crate::solver::Solutions::Unique(s) => Some(s),
-        _ => None,
-    };
+    let solution = input.solution;
     let c = input.classification.as_ref();
     let opt = |v: Option<u8>| v.map_or("—".to_string(), |d| d.to_string());
     let page = ReportPage {
@@ -279,6 +208,8 @@ pub fn index_html(title: &str, entries: &[IndexEntry]) -> Result<String, RenderE
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::Options;
+    use crate::grid::Grid;
 
     #[test]
     fn inkala_report_has_solution_depth_and_files() {

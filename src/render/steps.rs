@@ -42,6 +42,7 @@ pub fn pictures(analysis: &Analysis, lines: &[&TracedLine]) -> Vec<(String, Stri
             highlight: l.line.context.statements().map(|s| s.cell).collect(),
             removed: Some(previous),
             caption: Some(caption.to_string()),
+            ..GridStyle::default()
         };
         let name = format!("step-{i:03}-{}.svg", l.line.marker.as_str().to_lowercase());
         out.push((name, grid_svg(&l.grid, &style)));

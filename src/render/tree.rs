@@ -3,8 +3,7 @@
 //! into rows.
 
 use super::{svg_document, text_width, COLOURS};
-use crate::engine::PairAnalysis;
-use crate::tree::{EdgeKind, NodeKind, NodeOutcome, Tree, TreeNode};
+use crate::tree::{NodeKind, NodeOutcome, Tree, TreeNode};
 use petgraph::graph::NodeIndex;
 use svg::node::element::{Group, Rectangle, Text};
 
@@ -435,49 +434,11 @@ fn draw(l: &Layout, tree: &Tree) -> String {
         .to_string()
 }
 
-/// The first-level decision tree of a pair reduction analysis: the position, each decision, and
-/// both branches with their outcomes.
-pub fn pair_analysis_tree(pa: &PairAnalysis) -> Tree {
-    let pairs = pa.pairs.len().min(u8::MAX as usize) as u8;
-    let mut tree = Tree::new(pairs, usize::MAX);
-    for r in &pa.decisions {
-        let d = tree.add(
-            tree.root,
-            TreeNode {
-                kind: NodeKind::Decision,
-                statement: Some(r.decision.branch(0)),
-                decision: Some(r.decision),
-                depth: 1,
-                level: 0,
-                outcome: None,
-                pairs: 0,
-            },
-            EdgeKind::Inside,
-        );
-        let Some(d) = d else { break };
-        for (b, edge) in r.branches.iter().zip([EdgeKind::First, EdgeKind::Second]) {
-            tree.add(
-                d,
-                TreeNode {
-                    kind: NodeKind::Branch,
-                    statement: Some(b.statement),
-                    decision: None,
-                    depth: 1,
-                    level: 0,
-                    outcome: Some(b.outcome),
-                    pairs: b.pairs,
-                },
-                edge,
-            );
-        }
-    }
-    tree
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::{Analysis, Options, Recording};
+    use crate::engine::{Analysis, Options, PairAnalysis, Recording};
+    use crate::tree::pair_analysis_tree;
     use crate::Grid;
 
     const INKALA: &str =

@@ -1,14 +1,20 @@
-//! The integration tests: one binary (link time matters on 2 cores), one module per area.
+//! The integration tests: one binary (link time matters on 2 cores), one module per area. The
+//! modules that run the `hdp` binary need the `cli` feature.
 
 mod classify;
+#[cfg(feature = "cli")]
 mod cli;
 mod common;
 mod engine;
+#[cfg(feature = "cli")]
 mod faults;
+#[cfg(feature = "cli")]
 mod hostile;
+#[cfg(feature = "cli")]
 mod inputs;
 mod properties;
 mod reference;
+#[cfg(feature = "cli")]
 mod render;
 mod schedule;
 mod solver;

@@ -200,3 +200,114 @@ fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
     }
     out
 }
+
+/// The pencil marks of a grid SVG: `(digit, font size, struck)` of every single-digit text
+/// smaller than the values (28 px); struck marks are the red ones (`#dc2626`). Also the number
+/// of red strike lines and the `<title>`.
+fn pencil_marks(svg: &str) -> (Vec<(String, f64, bool)>, usize, Option<String>) {
+    let doc = roxmltree::Document::parse(svg).unwrap();
+    let inherited = |n: roxmltree::Node, name: &str| {
+        n.ancestors()
+            .find_map(|a| a.attribute(name))
+            .map(str::to_string)
+    };
+    let mut marks = Vec::new();
+    for t in doc.descendants().filter(|n| n.has_tag_name("text")) {
+        let text = t.text().unwrap_or_default().trim().to_string();
+        let size: f64 = inherited(t, "font-size").unwrap().parse().unwrap();
+        if text.len() == 1 && text.chars().all(|c| c.is_ascii_digit()) && size < 28.0 {
+            let red = inherited(t, "fill").as_deref() == Some("#dc2626");
+            marks.push((text, size, red));
+        }
+    }
+    let strikes = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("line"))
+        .filter(|n| inherited(*n, "stroke").as_deref() == Some("#dc2626"))
+        .count();
+    let title = doc
+        .descendants()
+        .find(|n| n.has_tag_name("title"))
+        .and_then(|n| n.text())
+        .map(str::to_string);
+    (marks, strikes, title)
+}
+
+/// `render grid` draws the remaining candidates only, at 11 px or more, under the puzzle's name;
+/// `--struck` adds every candidate propagation removed, struck through.
+#[test]
+fn render_grid_shows_remaining_candidates_and_strikes_on_request() {
+    let puzzle: hdp::Grid = INKALA.parse().unwrap();
+    let mut propagated = puzzle;
+    hdp::propagate::propagate(&mut propagated, &hdp::propagate::Profile::DEFAULT);
+    let open: Vec<_> = hdp::Cell::all()
+        .filter(|&c| propagated.get(c).len() > 1)
+        .collect();
+    let remaining = open
+        .iter()
+        .map(|&c| propagated.get(c).len() as usize)
+        .sum::<usize>();
+    let removed = open
+        .iter()
+        .map(|&c| 9 - propagated.get(c).len() as usize)
+        .sum::<usize>();
+    assert!(remaining > 0 && removed > 0);
+    let run = |extra: &[&str]| {
+        let out = hdp()
+            .args(["render", "grid", INKALA, "-o", "-"])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        String::from_utf8(out.stdout).unwrap()
+    };
+
+    let (marks, strikes, title) = pencil_marks(&run(&[]));
+    assert_eq!(
+        marks.len(),
+        remaining,
+        "every remaining candidate, nothing else"
+    );
+    assert!(marks.iter().all(|(_, _, red)| !red), "no removed candidate");
+    assert_eq!(strikes, 0);
+    let small: Vec<_> = marks.iter().filter(|m| m.1 < 11.0).collect();
+    assert!(
+        small.is_empty(),
+        "{} marks under 11 px: {:?}…",
+        small.len(),
+        small.first()
+    );
+    assert_eq!(title.as_deref(), Some("Arto Inkala 2012"));
+
+    let (marks, strikes, _) = pencil_marks(&run(&["--struck"]));
+    let red = marks.iter().filter(|(_, _, red)| *red).count();
+    assert_eq!(marks.len(), remaining + removed);
+    assert_eq!(red, removed, "every removed candidate, in red");
+    assert_eq!(strikes, removed, "each one struck");
+    assert!(marks.iter().all(|m| m.1 >= 11.0), "marks under 11 px");
+
+    let (_, _, title) = pencil_marks(&run(&["--title", "a <b> & c"]));
+    assert_eq!(title.as_deref(), Some("a <b> & c"));
+
+    // The label, else the file and line; --struck with --raw is a usage error.
+    let d = tmp("grid-titles");
+    std::fs::write(d.join("named.txt"), format!("{INKALA} Golden <one>\n")).unwrap();
+    std::fs::write(d.join("plain.txt"), format!("\n{INKALA}\n")).unwrap();
+    for (file, want) in [
+        ("named.txt", "Golden <one>"),
+        ("plain.txt", "plain.txt, line 2"),
+    ] {
+        let out = hdp()
+            .args(["render", "grid", "-o", "-"])
+            .arg(d.join(file))
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let (_, _, title) = pencil_marks(&String::from_utf8(out.stdout).unwrap());
+        assert_eq!(title.as_deref(), Some(want));
+    }
+    hdp()
+        .args(["render", "grid", "--raw", "--struck", "-o", "-"])
+        .assert()
+        .code(2);
+}

@@ -1,0 +1,120 @@
+//! What a report shows about one puzzle, computed once: propagation, the solution, the pair
+//! reduction analysis, the classification and the chain of each variant (PR, DPR, VDPR, …) with
+//! its decision tree. The renderers (`render::report`) read a [`ReportInput`] and run nothing.
+
+use crate::classify::Classification;
+use crate::engine::{Analysis, Options, PairAnalysis, Recording};
+use crate::grid::Grid;
+
+/// What a report shows.
+pub struct ReportInput {
+    /// The page title (the puzzle's name).
+    pub title: String,
+    /// The puzzle.
+    pub puzzle: Grid,
+    /// The classification, when known.
+    pub classification: Option<Classification>,
+    /// The puzzle after propagation with the analysis profile.
+    pub propagated: Grid,
+    /// The solution, when the puzzle has exactly one.
+    pub solution: Option<Grid>,
+    /// The first-level pair reduction analysis.
+    pub pair: PairAnalysis,
+    /// Each variant that ran, e.g. `("PR", analysis at depth 1)`, the last one the full analysis
+    /// (recorded with its tree).
+    pub variants: Vec<(String, Analysis)>,
+}
+
+impl ReportInput {
+    /// Runs what a report shows: propagation, the solver, the pair analysis, the classification,
+    /// then closure at depth 1, 2, … up to the depth that solves the puzzle (or
+    /// `options.max_depth`), the last with its decision tree.
+    pub fn analyse(title: &str, puzzle: &Grid, options: &Options) -> ReportInput {
+        let mut propagated = *puzzle;
+        crate::propagate::propagate(&mut propagated, &options.profile);
+        let solution = match crate::solver::solve(puzzle) {
+            crate::solver::Solutions::Unique(s) => Some(s),
+            _ => None,
+        };
+        let pair = PairAnalysis::run(puzzle, options);
+        let classification = Some(crate::classify::classify(
+            puzzle,
+            &crate::classify::ClassifyOptions {
+                engine: Options {
+                    recording: Recording::Off,
+                    ..*options
+                },
+                level_from_pairs: true,
+            },
+        ));
+        let mut variants = Vec::new();
+        for k in 1..=options.max_depth.max(1) {
+            let opts = Options {
+                max_depth: k,
+                recording: Recording::ChainAndTree,
+                ..*options
+            };
+            let a = Analysis::run(puzzle, &opts);
+            let done = a.is_solved()
+                || k == options.max_depth
+                || !matches!(
+                    a.status,
+                    crate::engine::Status::Solved
+                        | crate::engine::Status::Unsolved(crate::engine::Limit::Depth)
+                );
+            let name = match k {
+                1 => "PR (pair reduction, depth 1)".to_string(),
+                2 => "DPR (deep pair reduction, depth 2)".to_string(),
+                3 => "VDPR (very deep pair reduction, depth 3)".to_string(),
+                k => format!("depth {k}"),
+            };
+            variants.push((name, a));
+            if done {
+                break;
+            }
+        }
+        ReportInput {
+            title: title.to_string(),
+            puzzle: *puzzle,
+            propagated,
+            solution,
+            classification,
+            pair,
+            variants,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::classify::Level;
+
+    #[test]
+    fn inkala_runs_every_variant_up_to_the_solving_depth() {
+        let g: Grid =
+            "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
+                .parse()
+                .unwrap();
+        let input = ReportInput::analyse("Arto Inkala 2012", &g, &Options::default());
+        let names: Vec<&str> = input.variants.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "PR (pair reduction, depth 1)",
+                "DPR (deep pair reduction, depth 2)"
+            ]
+        );
+        let (_, full) = &input.variants[1];
+        assert!(full.is_solved() && full.tree.is_some());
+        assert_eq!(
+            input.solution.map(|s| s.to_line()),
+            Some(full.end.to_line())
+        );
+        assert_eq!(
+            input.classification.and_then(|c| c.level),
+            Some(Level::Hard)
+        );
+        assert_eq!(input.pair.position, input.propagated.to_line());
+    }
+}
