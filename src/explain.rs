@@ -414,10 +414,16 @@ fn round(grid: &Grid, profile: &Profile) -> Grid {
 /// `profile`: the first conflict that rounds of propagation show, or `None` if they reach a
 /// position without one.
 pub fn explain(grid: &Grid, profile: &Profile) -> Option<Reason> {
+    explain_at(grid, profile).map(|(reason, _)| reason)
+}
+
+/// [`explain`], with the position the rounds reached when the conflict showed: the position in
+/// which a picture can point at the reason (the engine's own end position may show another).
+pub fn explain_at(grid: &Grid, profile: &Profile) -> Option<(Reason, Grid)> {
     let mut g = *grid;
     for rounds in 0..=81 * 9 {
         if let Some(conflict) = conflict(&g) {
-            return Some(Reason { conflict, rounds });
+            return Some((Reason { conflict, rounds }, g));
         }
         let next = round(&g, profile);
         if next == g {

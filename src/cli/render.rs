@@ -228,6 +228,7 @@ pub fn run_render(a: &RenderArgs, out: &mut Output) -> anyhow::Result<i32> {
                 highlight: context.iter().map(|s| s.cell).collect(),
                 removed: (!raw).then_some(before),
                 caption: given.clone(),
+                contradiction: None,
             };
             write_file(out, output, &grid_svg(&g, &style))?;
         }

@@ -1,8 +1,10 @@
 //! The 9×9 grid as SVG: givens, derived values, pencil marks, highlighted cells, and the
-//! candidates a step removed (struck through in red).
+//! candidates a step removed (struck through in red), and the reason of a contradiction (the
+//! empty cell, or the unit and the cells that clash, in the contradiction colours).
 
-use super::svg_document;
-use crate::grid::{Cell, Digit, Grid};
+use super::{colours, svg_document};
+use crate::explain::{Conflict, Reason};
+use crate::grid::{Cell, CellSet, Digit, Grid, Unit};
 use svg::node::element::{Group, Line, Rectangle, Text};
 
 /// How a grid is drawn.
@@ -16,6 +18,32 @@ pub struct GridStyle {
     pub removed: Option<Grid>,
     /// A caption under the grid.
     pub caption: Option<String>,
+    /// Why the position is contradictory: its cells (class `contradiction`) and unit (class
+    /// `contradiction-unit`) are marked, the reason is written under the grid and a legend added.
+    pub contradiction: Option<Reason>,
+}
+
+/// The cells a picture of `grid` marks for `reason`, and the unit it outlines: the empty cell;
+/// every cell of the unit where values have no place; the cells of the unit holding one of the
+/// values twice as their only value; the cells holding too few values.
+pub fn contradiction_marks(reason: &Reason, grid: &Grid) -> (CellSet, Option<Unit>) {
+    match reason.conflict {
+        Conflict::NoValue { cell } => ([cell].into_iter().collect(), None),
+        Conflict::NoPlace { unit, .. } => (unit.cell_set(), Some(unit)),
+        Conflict::Twice { values, unit } => {
+            let cells = unit
+                .cells()
+                .iter()
+                .copied()
+                .filter(|&c| {
+                    let v = grid.get(c);
+                    v.len() == 1 && !(v & values).is_empty()
+                })
+                .collect();
+            (cells, Some(unit))
+        }
+        Conflict::TooFewValues { cells, unit, .. } => (cells, Some(unit)),
+    }
 }
 
 const CELL: f64 = 48.0;
@@ -25,7 +53,13 @@ const MARGIN: f64 = 16.0;
 pub fn grid_svg(grid: &Grid, style: &GridStyle) -> String {
     let size = 9.0 * CELL;
     let caption_lines = style.caption.as_deref().map(wrap).unwrap_or_default();
-    let height = size + 2.0 * MARGIN + caption_lines.len() as f64 * 16.0;
+    let why_lines = style
+        .contradiction
+        .map(|r| wrap(&format!("why: {r}")))
+        .unwrap_or_default();
+    let extra = if why_lines.is_empty() { 0.0 } else { 24.0 };
+    let height =
+        size + 2.0 * MARGIN + (caption_lines.len() + why_lines.len()) as f64 * 16.0 + extra;
     let mut doc = svg_document(size + 2.0 * MARGIN, height);
     let mut shade = Group::new().set("fill", "#fff3b0");
     for c in &style.highlight {
@@ -38,6 +72,25 @@ pub fn grid_svg(grid: &Grid, style: &GridStyle) -> String {
         );
     }
     doc = doc.add(shade);
+    let (ctr_fill, ctr_stroke) = colours("ctr");
+    let marked = style.contradiction.map(|r| contradiction_marks(&r, grid));
+    if let Some((cells, _)) = &marked {
+        let mut g = Group::new().set("fill", ctr_fill);
+        for c in cells.iter() {
+            g = g.add(
+                Rectangle::new()
+                    .set("class", "contradiction")
+                    .set("data-cell", c.to_string())
+                    .set("x", MARGIN + c.col() as f64 * CELL)
+                    .set("y", MARGIN + c.row() as f64 * CELL)
+                    .set("width", CELL)
+                    .set("height", CELL)
+                    .set("stroke", ctr_stroke)
+                    .set("stroke-width", 1.5),
+            );
+        }
+        doc = doc.add(g);
+    }
     let mut lines = Group::new().set("stroke", "#111827");
     for i in 0..=9 {
         let w = if i % 3 == 0 { 2.5 } else { 0.6 };
@@ -131,6 +184,25 @@ pub fn grid_svg(grid: &Grid, style: &GridStyle) -> String {
     }
     let digits = Group::new().add(givens).add(derived).add(marks).add(gone);
     doc = doc.add(lines).add(digits).add(struck);
+    if let Some((_, Some(unit))) = &marked {
+        let (mut c0, mut r0, mut c1, mut r1) = (8, 8, 0, 0);
+        for c in unit.cells() {
+            (c0, r0) = (c0.min(c.col()), r0.min(c.row()));
+            (c1, r1) = (c1.max(c.col()), r1.max(c.row()));
+        }
+        doc = doc.add(
+            Rectangle::new()
+                .set("class", "contradiction-unit")
+                .set("data-unit", unit.to_string())
+                .set("x", MARGIN + c0 as f64 * CELL)
+                .set("y", MARGIN + r0 as f64 * CELL)
+                .set("width", (c1 - c0 + 1) as f64 * CELL)
+                .set("height", (r1 - r0 + 1) as f64 * CELL)
+                .set("fill", "none")
+                .set("stroke", ctr_stroke)
+                .set("stroke-width", 4),
+        );
+    }
     if !caption_lines.is_empty() {
         let mut g = Group::new()
             .set(
@@ -148,7 +220,60 @@ pub fn grid_svg(grid: &Grid, style: &GridStyle) -> String {
         }
         doc = doc.add(g);
     }
+    if !why_lines.is_empty() {
+        let top = MARGIN + size + 14.0 + 16.0 * caption_lines.len() as f64;
+        let mut g = Group::new()
+            .set("class", "contradiction-reason")
+            .set(
+                "font-family",
+                "DejaVu Sans Mono, Menlo, Consolas, monospace",
+            )
+            .set("font-size", 11)
+            .set("fill", ctr_stroke);
+        for (i, line) in why_lines.iter().enumerate() {
+            g = g.add(
+                Text::new(line.clone())
+                    .set("x", MARGIN)
+                    .set("y", top + 16.0 * i as f64),
+            );
+        }
+        doc = doc
+            .add(g)
+            .add(legend(top + 16.0 * why_lines.len() as f64 - 4.0));
+    }
     doc.to_string()
+}
+
+/// The legend of a marked picture, its top at `y`: the cells named in the line, the
+/// contradiction, and the removed candidates.
+fn legend(y: f64) -> Group {
+    let (ctr_fill, ctr_stroke) = colours("ctr");
+    let entries = [
+        ("#fff3b0", "#b7791f", "named in the line"),
+        (ctr_fill, ctr_stroke, "contradiction"),
+        ("#ffffff", "#dc2626", "removed (struck)"),
+    ];
+    let mut g = Group::new()
+        .set("class", "legend")
+        .set("font-family", "DejaVu Sans, Helvetica, Arial, sans-serif")
+        .set("font-size", 11)
+        .set("fill", "#111827");
+    let mut x = MARGIN;
+    for (fill, stroke, name) in entries {
+        g = g
+            .add(
+                Rectangle::new()
+                    .set("x", x)
+                    .set("y", y)
+                    .set("width", 12)
+                    .set("height", 12)
+                    .set("fill", fill)
+                    .set("stroke", stroke),
+            )
+            .add(Text::new(name).set("x", x + 16.0).set("y", y + 10.0));
+        x += 16.0 + super::text_width(name) * 0.9 + 18.0;
+    }
+    g
 }
 
 /// Splits a caption into lines that fit under the grid (about 64 characters).
@@ -187,6 +312,7 @@ mod tests {
             highlight: vec!["G8".parse().unwrap()],
             removed: Some(g),
             caption: Some("a <caption> & more => CTR".into()),
+            contradiction: None,
         };
         let text = grid_svg(&p, &style);
         let doc = roxmltree::Document::parse(&text).unwrap();
