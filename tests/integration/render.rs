@@ -200,3 +200,189 @@ fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
     }
     out
 }
+
+/// Puzzles whose chains have many DIS lines of every kind of reason: Inkala's and a few of
+/// `tests/data` (their first lines).
+fn reasoned_puzzles() -> Vec<String> {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    let mut out = vec![INKALA.to_string()];
+    for (file, n) in [("top95.txt", 3), ("hardest.txt", 3)] {
+        let text = std::fs::read_to_string(data.join(file)).unwrap();
+        out.extend(text.lines().take(n).map(|l| l[..81].to_string()));
+    }
+    out
+}
+
+/// The cells of a unit named as in a reason (`block 5`, `row 6`, `column D`).
+fn unit_cells(name: &str) -> Vec<String> {
+    let (kind, which) = name.split_once(' ').unwrap();
+    let all = (0..81).map(|i| (i % 9, i / 9));
+    let cells: Vec<(usize, usize)> = match kind {
+        "row" => {
+            let r: usize = which.parse::<usize>().unwrap() - 1;
+            all.filter(|&(_, row)| row == r).collect()
+        }
+        "column" => {
+            let c = (which.as_bytes()[0] - b'A') as usize;
+            all.filter(|&(col, _)| col == c).collect()
+        }
+        "block" => {
+            let b: usize = which.parse::<usize>().unwrap() - 1;
+            all.filter(|&(col, row)| row / 3 * 3 + col / 3 == b)
+                .collect()
+        }
+        _ => panic!("unit {name}"),
+    };
+    cells.into_iter().map(|(c, r)| cell_name(c, r)).collect()
+}
+
+fn cell_name(col: usize, row: usize) -> String {
+    format!("{}{}", (b'A' + col as u8) as char, row + 1)
+}
+
+/// The top-left corner of a cell's square in a grid picture (48 px cells, 16 px margin).
+fn corner(cell: &str) -> (f64, f64) {
+    let b = cell.as_bytes();
+    let (col, row) = ((b[0] - b'A') as f64, (b[1] - b'1') as f64);
+    (16.0 + 48.0 * col, 16.0 + 48.0 * row)
+}
+
+fn num(n: roxmltree::Node, attr: &str) -> f64 {
+    n.attribute(attr).unwrap().parse().unwrap()
+}
+
+/// An attribute of `n` or of the nearest ancestor that sets it (SVG inheritance).
+fn inherited<'a>(n: roxmltree::Node<'a, 'a>, attr: &str) -> Option<&'a str> {
+    n.ancestors()
+        .filter(|a| a.is_element())
+        .find_map(|a| a.attribute(attr))
+}
+
+/// What a step picture marks as contradictory: the cells, the outlined unit, the reason text.
+fn marked(svg: &str) -> (Vec<String>, Option<String>, String) {
+    let doc = roxmltree::Document::parse(svg).unwrap();
+    let mut cells = Vec::new();
+    let mut unit = None;
+    let mut why = String::new();
+    for n in doc.descendants().filter(|n| n.is_element()) {
+        match n.attribute("class") {
+            Some("contradiction") => {
+                let cell = n.attribute("data-cell").unwrap().to_string();
+                // Drawn on its own square, in the contradiction colours of the tree legend.
+                assert_eq!((num(n, "x"), num(n, "y")), corner(&cell), "{cell}");
+                assert_eq!((num(n, "width"), num(n, "height")), (48.0, 48.0));
+                assert_eq!(inherited(n, "fill"), Some("#f8d7da"), "{cell}");
+                assert_eq!(inherited(n, "stroke"), Some("#b02a37"), "{cell}");
+                cells.push(cell);
+            }
+            Some("contradiction-unit") => {
+                assert!(unit.is_none(), "one unit outlined");
+                let name = n.attribute("data-unit").unwrap().to_string();
+                let corners: Vec<(f64, f64)> =
+                    unit_cells(&name).iter().map(|c| corner(c)).collect();
+                let x0 = corners.iter().map(|c| c.0).fold(f64::MAX, f64::min);
+                let y0 = corners.iter().map(|c| c.1).fold(f64::MAX, f64::min);
+                let x1 = corners.iter().map(|c| c.0).fold(0.0, f64::max) + 48.0;
+                let y1 = corners.iter().map(|c| c.1).fold(0.0, f64::max) + 48.0;
+                let (x, y) = (num(n, "x"), num(n, "y"));
+                assert_eq!(
+                    (x, y, x + num(n, "width"), y + num(n, "height")),
+                    (x0, y0, x1, y1),
+                    "{name} outlined"
+                );
+                assert_eq!(n.attribute("stroke"), Some("#b02a37"));
+                unit = Some(name);
+            }
+            Some("contradiction-reason") => {
+                let text: Vec<&str> = n
+                    .descendants()
+                    .filter(|t| t.is_text())
+                    .filter_map(|t| t.text())
+                    .map(str::trim)
+                    .filter(|t| !t.is_empty())
+                    .collect();
+                why = text.join(" ");
+            }
+            _ => {}
+        }
+    }
+    cells.sort();
+    (cells, unit, why)
+}
+
+/// Every DIS line with a reason is drawn marked, exactly where its reason points; every other
+/// picture marks nothing.
+#[test]
+fn step_pictures_mark_exactly_the_reason_of_each_contradiction() {
+    use hdp::chain::Marker;
+    use hdp::engine::{Analysis, Options};
+    use hdp::explain::Conflict;
+    let mut kinds = std::collections::BTreeSet::new();
+    let mut checked = 0;
+    for puzzle in reasoned_puzzles() {
+        let grid: hdp::Grid = puzzle.parse().unwrap();
+        for decisions in ["pairs", "cell,constraint"] {
+            let options = Options {
+                decisions: decisions.parse().unwrap(),
+                ..Options::default()
+            };
+            let analysis = Analysis::run(&grid, &options);
+            let lines = hdp::render::steps::selected(&analysis, false);
+            let pictures = hdp::render::steps::pictures(&analysis, &lines);
+            assert_eq!(pictures.len(), lines.len());
+            for (l, (name, svg)) in lines.iter().zip(&pictures) {
+                let (cells, unit, why) = marked(svg);
+                let Some(reason) = l.line.reason else {
+                    assert!(
+                        cells.is_empty() && unit.is_none() && why.is_empty(),
+                        "{name} of {puzzle}: {} marks a contradiction without a reason",
+                        l.line
+                    );
+                    continue;
+                };
+                assert_eq!(l.line.marker, Marker::Dis);
+                let at = l.conflict.expect("a reason comes with its position");
+                let shown = |c: &str| at.get(c.parse().unwrap());
+                let (expected, expected_unit): (Vec<String>, Option<String>) = match reason.conflict
+                {
+                    Conflict::NoValue { cell } => {
+                        kinds.insert("no value");
+                        assert!(at.get(cell).is_empty());
+                        (vec![cell.to_string()], None)
+                    }
+                    Conflict::NoPlace { values, unit } => {
+                        kinds.insert("no place");
+                        let cells = unit_cells(&unit.to_string());
+                        assert!(cells.iter().all(|c| (shown(c) & values).is_empty()));
+                        (cells, Some(unit.to_string()))
+                    }
+                    Conflict::Twice { values, unit } => {
+                        kinds.insert("twice");
+                        let cells: Vec<String> = unit_cells(&unit.to_string())
+                            .into_iter()
+                            .filter(|c| shown(c).len() == 1 && !(shown(c) & values).is_empty())
+                            .collect();
+                        assert!(cells.len() >= 2, "{reason}: two equal singles");
+                        (cells, Some(unit.to_string()))
+                    }
+                    Conflict::TooFewValues { cells, unit, .. } => {
+                        kinds.insert("too few values");
+                        let cells: Vec<String> = cells.iter().map(|c| c.to_string()).collect();
+                        assert!(cells
+                            .iter()
+                            .all(|c| unit_cells(&unit.to_string()).contains(c)));
+                        (cells, Some(unit.to_string()))
+                    }
+                };
+                let mut expected = expected;
+                expected.sort();
+                assert_eq!(cells, expected, "{name} of {puzzle}: {}", l.line);
+                assert_eq!(unit, expected_unit, "{name} of {puzzle}: {}", l.line);
+                assert_eq!(why, format!("why: {reason}"), "{name} of {puzzle}");
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 30, "only {checked} marked pictures");
+    assert!(kinds.len() >= 3, "reasons seen: {kinds:?}");
+}
