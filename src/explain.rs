@@ -299,13 +299,16 @@ fn round(grid: &Grid, profile: &Profile) -> Grid {
     }
     for unit in Unit::all() {
         let cells = unit.cells();
-        let places = |d: Digit| -> Vec<Cell> {
-            cells
-                .iter()
-                .copied()
-                .filter(|&c| grid.get(c).contains(d))
-                .collect()
-        };
+        let places_of: Vec<Vec<Cell>> = Digit::all()
+            .map(|d| {
+                cells
+                    .iter()
+                    .copied()
+                    .filter(|&c| grid.get(c).contains(d))
+                    .collect()
+            })
+            .collect();
+        let places = |d: Digit| -> &[Cell] { places_of.get(d.index()).map_or(&[], |p| &p[..]) };
         // Hidden singles.
         if profile.has(Rule::HiddenSingle) {
             for d in Digit::all() {
@@ -362,7 +365,7 @@ fn round(grid: &Grid, profile: &Profile) -> Grid {
             for (i, &d) in unplaced.iter().enumerate() {
                 if mask >> i & 1 == 1 {
                     values |= Candidates::single(d);
-                    for c in places(d) {
+                    for &c in places(d) {
                         at.insert(c);
                     }
                 }
