@@ -260,6 +260,12 @@ impl Recorder for Trace {
             if let Some(l) = self.lines.last_mut() {
                 l.tested = Some(g);
             }
+            // Only with a tree (rendering): every CTR node gets its reason at once.
+            if let (Some(t), Some(n)) = (self.tree.as_mut(), n) {
+                if let Some(w) = t.graph.node_weight_mut(n) {
+                    w.reason = explain_at(&g, &self.profile).map(|(r, _)| r);
+                }
+            }
         }
     }
 
@@ -369,5 +375,6 @@ pub(super) fn node(
         level: level.min(u8::MAX as usize) as u8,
         outcome: None,
         pairs: 0,
+        reason: None,
     }
 }
