@@ -386,3 +386,146 @@ fn step_pictures_mark_exactly_the_reason_of_each_contradiction() {
     assert!(checked >= 30, "only {checked} marked pictures");
     assert!(kinds.len() >= 3, "reasons seen: {kinds:?}");
 }
+
+/// Every CTR branch a tree records by propagation has a reason (the same as its chain line's,
+/// when the line stays), shown as the SVG node's `<title>` and in `render tree --format json`.
+#[test]
+fn tree_ctr_nodes_carry_their_reason_in_svg_titles_and_json() {
+    use hdp::engine::{Analysis, Options, Recording};
+    use hdp::render::{layout, tree_svg, TreeStyle};
+    use hdp::tree::{NodeKind, NodeOutcome};
+    let mut titled = 0;
+    for puzzle in reasoned_puzzles() {
+        let grid: hdp::Grid = puzzle.parse().unwrap();
+        let options = Options {
+            recording: Recording::ChainAndTree,
+            ..Options::default()
+        };
+        let analysis = Analysis::run(&grid, &options);
+        let tree = analysis.tree.as_ref().unwrap();
+        let mut found = std::collections::BTreeSet::new();
+        for n in tree.graph.node_weights() {
+            let propagation_ctr =
+                n.kind == NodeKind::Branch && n.outcome == Some(NodeOutcome::Ctr) && n.depth == 1;
+            assert_eq!(n.reason.is_some(), propagation_ctr, "{puzzle}: {n}");
+            if let (Some(s), Some(r)) = (n.statement, n.reason) {
+                found.insert((s.to_string(), r.to_string()));
+            }
+        }
+        // The chain's reasons are worked out after the analysis, the tree's while it runs.
+        for l in analysis.lines.iter().filter(|l| l.line.reason.is_some()) {
+            let h = l.line.context.last_hypothesis().unwrap().to_string();
+            let r = l.line.reason.unwrap().to_string();
+            assert!(
+                found.contains(&(h.clone(), r.clone())),
+                "{puzzle}: {h} ; {r}"
+            );
+        }
+        // The SVG draws the boxes of the layout in order: the CTR ones carry a title.
+        let style = TreeStyle {
+            max_nodes: usize::MAX,
+            ..TreeStyle::default()
+        };
+        let boxes = layout(tree, &style).boxes;
+        let svg = tree_svg(tree, &style);
+        let doc = roxmltree::Document::parse(&svg).unwrap();
+        let groups: Vec<_> = doc
+            .descendants()
+            .filter(|n| n.has_tag_name("g") && n.attribute("class").is_some())
+            .collect();
+        assert_eq!(groups.len(), boxes.len());
+        for (g, b) in groups.iter().zip(&boxes) {
+            let node = &tree.graph[b.node];
+            let title = g
+                .children()
+                .find(|c| c.has_tag_name("title"))
+                .and_then(|t| t.text());
+            let expected = match (node.kind, node.outcome, node.reason) {
+                (NodeKind::Branch, Some(NodeOutcome::Ctr), Some(r)) => {
+                    Some(format!("{} => CTR: {r}", node.statement.unwrap()))
+                }
+                (NodeKind::Branch, Some(NodeOutcome::Ctr), None) => Some(format!(
+                    "{} => CTR: a decision inside fails both ways",
+                    node.statement.unwrap()
+                )),
+                _ => None,
+            };
+            assert_eq!(title.map(str::to_string), expected, "{puzzle}");
+            assert_eq!(g.attribute("class") == Some("ctr"), title.is_some());
+            titled += usize::from(node.reason.is_some());
+        }
+        // The JSON has the same reasons, node by node.
+        let out = hdp()
+            .args(["render", "tree", &puzzle, "--format", "json", "-o", "-"])
+            .assert()
+            .success();
+        let json: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+        assert_eq!(json["schema"], 1);
+        let nodes = json["tree"]["nodes"].as_array().unwrap();
+        assert_eq!(nodes.len(), tree.graph.node_count());
+        assert_eq!(
+            json["tree"]["edges"].as_array().unwrap().len(),
+            tree.graph.edge_count()
+        );
+        for (j, n) in nodes.iter().zip(tree.graph.node_weights()) {
+            let reason = j.get("reason").map(|r| r.as_str().unwrap().to_string());
+            assert_eq!(reason, n.reason.map(|r| r.to_string()), "{puzzle}");
+        }
+    }
+    assert!(titled >= 50, "only {titled} titled nodes");
+    // --all only changes the picture: with JSON it would be ignored.
+    hdp()
+        .args(["render", "tree", "--all", "--format", "json", "-o", "-"])
+        .assert()
+        .code(2);
+}
+
+/// The report writes each chain line's reason after it, and draws its DIS pictures marked.
+#[test]
+fn report_shows_reasons_after_lines_and_marks_step_pictures() {
+    let d = tmp("report-why");
+    hdp()
+        .args(["report", INKALA, "--decisions", "pairs", "-o"])
+        .arg(&d)
+        .assert()
+        .success();
+    let html = std::fs::read_to_string(d.join("index.html")).unwrap();
+    let out = hdp()
+        .args(["chain", INKALA, "--decisions", "pairs", "--why"])
+        .assert()
+        .success();
+    let chain = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    let escape = |s: &str| s.replace('>', "&#62;");
+    let mut reasons = 0;
+    for line in chain.lines().filter(|l| l.starts_with("DIS")) {
+        let shown = match line.split_once(" ; ") {
+            Some((line, why)) => {
+                reasons += 1;
+                format!("{}<span class=\"why\"> ; {why}</span>\n", escape(line))
+            }
+            None => format!("{}\n", escape(line)),
+        };
+        assert!(html.contains(&shown), "{shown}");
+    }
+    assert!(reasons >= 5, "{chain}");
+    // Each step figure: a caption with a reason goes with a marked picture, and only then.
+    let mut marked_figures = 0;
+    for figure in html.split("<figure><img src=\"").skip(1) {
+        let (file, rest) = figure.split_once('"').unwrap();
+        let caption = rest.split("</figcaption>").next().unwrap();
+        let svg = std::fs::read_to_string(d.join(file)).unwrap();
+        let why = caption
+            .split_once("<span class=\"why\"> ; ")
+            .map(|(_, w)| w.trim_end_matches("</span>"));
+        assert_eq!(
+            svg.contains("class=\"contradiction\""),
+            why.is_some(),
+            "{file}"
+        );
+        if let Some(why) = why {
+            assert!(svg.contains(&format!("why: {why}")), "{file}");
+            marked_figures += 1;
+        }
+    }
+    assert!(marked_figures >= 5);
+}
