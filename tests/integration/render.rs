@@ -528,4 +528,8 @@ fn report_shows_reasons_after_lines_and_marks_step_pictures() {
         }
     }
     assert!(marked_figures >= 5);
+    // The tree is embedded as a document (an <img> would show no tooltips), with its titles.
+    assert!(html.contains("<object data=\"tree.svg\""));
+    let tree = std::fs::read_to_string(d.join("tree.svg")).unwrap();
+    assert!(tree.contains("=&gt; CTR: D5 has no value after 7 rounds</title>"));
 }
