@@ -319,5 +319,65 @@ mod tests {
         assert!(doc.root_element().attribute("viewBox").is_some());
         assert!(text.contains("&lt;caption&gt; &amp; more"));
         assert!(text.contains("#dc2626"), "removed candidates are struck");
+        assert!(!text.contains("contradiction"), "no reason, no marks");
+    }
+
+    /// The marks of each kind of contradiction on small worked positions (an open grid with a
+    /// few cells set by hand), as `explain::conflict` reads them.
+    #[test]
+    fn contradiction_marks_point_at_the_conflict() {
+        use crate::explain::{conflict, Reason};
+        use crate::grid::Candidates;
+        let cell = |s: &str| -> Cell { s.parse().unwrap() };
+        let digits =
+            |ds: &[u8]| -> Candidates { ds.iter().map(|&d| Digit::new(d).unwrap()).collect() };
+        let marks = |g: &Grid| {
+            let reason = Reason {
+                conflict: conflict(g).unwrap(),
+                rounds: 0,
+            };
+            let (cells, unit) = contradiction_marks(&reason, g);
+            let svg = grid_svg(
+                g,
+                &GridStyle {
+                    contradiction: Some(reason),
+                    ..GridStyle::default()
+                },
+            );
+            roxmltree::Document::parse(&svg).unwrap();
+            assert_eq!(
+                svg.matches("class=\"contradiction\"").count(),
+                cells.len() as usize,
+                "one marked square per cell"
+            );
+            assert!(svg.contains(&format!("why: {reason}")));
+            let names: Vec<String> = cells.iter().map(|c| c.to_string()).collect();
+            (names.join(" "), unit.map(|u| u.to_string()))
+        };
+        // An empty cell.
+        let mut g = Grid::empty();
+        g.set(cell("C4"), Candidates::NONE);
+        assert_eq!(marks(&g), ("C4".into(), None));
+        // Two equal singles in a row (the first unit, in canonical order, that shows it).
+        let mut g = Grid::empty();
+        g.set(cell("A5"), digits(&[7]));
+        g.set(cell("H5"), digits(&[7]));
+        assert_eq!(marks(&g), ("A5 H5".into(), Some("row 5".into())));
+        // A value with no place in a column: the whole column.
+        let mut g = Grid::empty();
+        for c in cell("F1").peers().iter().chain([&cell("F1")]) {
+            if c.col() == 5 {
+                g.set(*c, Candidates::ALL - digits(&[3]));
+            }
+        }
+        let (cells, unit) = marks(&g);
+        assert_eq!(unit, Some("column F".into()));
+        assert_eq!(cells, "F1 F2 F3 F4 F5 F6 F7 F8 F9");
+        // Three cells of a block holding two values between them.
+        let mut g = Grid::empty();
+        for c in ["G7", "H8", "I9"] {
+            g.set(cell(c), digits(&[1, 2]));
+        }
+        assert_eq!(marks(&g), ("G7 H8 I9".into(), Some("block 9".into())));
     }
 }
