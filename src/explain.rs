@@ -299,13 +299,16 @@ fn round(grid: &Grid, profile: &Profile) -> Grid {
     }
     for unit in Unit::all() {
         let cells = unit.cells();
-        let places = |d: Digit| -> Vec<Cell> {
-            cells
-                .iter()
-                .copied()
-                .filter(|&c| grid.get(c).contains(d))
-                .collect()
-        };
+        let places_of: Vec<Vec<Cell>> = Digit::all()
+            .map(|d| {
+                cells
+                    .iter()
+                    .copied()
+                    .filter(|&c| grid.get(c).contains(d))
+                    .collect()
+            })
+            .collect();
+        let places = |d: Digit| -> &[Cell] { places_of.get(d.index()).map_or(&[], |p| &p[..]) };
         // Hidden singles.
         if profile.has(Rule::HiddenSingle) {
             for d in Digit::all() {
@@ -362,7 +365,7 @@ fn round(grid: &Grid, profile: &Profile) -> Grid {
             for (i, &d) in unplaced.iter().enumerate() {
                 if mask >> i & 1 == 1 {
                     values |= Candidates::single(d);
-                    for c in places(d) {
+                    for &c in places(d) {
                         at.insert(c);
                     }
                 }
@@ -414,10 +417,16 @@ fn round(grid: &Grid, profile: &Profile) -> Grid {
 /// `profile`: the first conflict that rounds of propagation show, or `None` if they reach a
 /// position without one.
 pub fn explain(grid: &Grid, profile: &Profile) -> Option<Reason> {
+    explain_at(grid, profile).map(|(reason, _)| reason)
+}
+
+/// [`explain`], with the position the rounds reached when the conflict showed: the position in
+/// which a picture can point at the reason (the engine's own end position may show another).
+pub fn explain_at(grid: &Grid, profile: &Profile) -> Option<(Reason, Grid)> {
     let mut g = *grid;
     for rounds in 0..=81 * 9 {
         if let Some(conflict) = conflict(&g) {
-            return Some(Reason { conflict, rounds });
+            return Some((Reason { conflict, rounds }, g));
         }
         let next = round(&g, profile);
         if next == g {

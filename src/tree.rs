@@ -7,6 +7,7 @@
 
 use crate::decision::Decision;
 use crate::engine::PairAnalysis;
+use crate::explain::Reason;
 use crate::statement::Statement;
 use petgraph::graph::{DiGraph, NodeIndex};
 use petgraph::visit::EdgeRef;
@@ -68,6 +69,10 @@ pub struct TreeNode {
     pub outcome: Option<NodeOutcome>,
     /// Two-valued cells of the resulting state.
     pub pairs: u8,
+    /// Why a CTR branch fails, when propagation alone shows it (worked out only when a tree is
+    /// recorded; a refuted hypothesis has none: a decision inside it fails both ways).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<Reason>,
 }
 
 impl fmt::Display for TreeNode {
@@ -112,7 +117,8 @@ impl fmt::Display for EdgeKind {
     }
 }
 
-/// The decision tree of one analysis.
+/// The decision tree of one analysis. Serialized (JSON) as `{"root", "truncated", "nodes",
+/// "edges"}`: the nodes in index order, each edge as `{"from", "to", "kind"}` (node indices).
 #[derive(Clone, Debug)]
 pub struct Tree {
     /// The graph; node indices grow in the order the engine made the tests.
@@ -137,6 +143,7 @@ impl Tree {
             level: 0,
             outcome: Some(NodeOutcome::Open),
             pairs,
+            reason: None,
         });
         Tree {
             graph,
@@ -172,7 +179,8 @@ impl Tree {
             .count()
     }
 
-    /// The tree in Graphviz DOT, written by petgraph's own `Dot`.
+    /// The tree in Graphviz DOT, written by petgraph's own `Dot`; a CTR node with a reason has
+    /// it as its `tooltip`.
     pub fn to_dot(&self) -> String {
         use petgraph::dot::{Config, Dot};
         format!(
@@ -188,7 +196,11 @@ impl Tree {
                         _ if n.kind == NodeKind::Decision => "#cccccc",
                         _ => "#5bc0de",
                     };
-                    format!("shape=box style=filled fillcolor=\"{color}\"")
+                    let tooltip = match n.reason {
+                        Some(r) => format!(" tooltip=\"{r}\""),
+                        None => String::new(),
+                    };
+                    format!("shape=box style=filled fillcolor=\"{color}\"{tooltip}")
                 },
             )
         )
@@ -211,6 +223,7 @@ pub fn pair_analysis_tree(pa: &PairAnalysis) -> Tree {
                 level: 0,
                 outcome: None,
                 pairs: 0,
+                reason: None,
             },
             EdgeKind::Inside,
         );
@@ -226,10 +239,41 @@ pub fn pair_analysis_tree(pa: &PairAnalysis) -> Tree {
                     level: 0,
                     outcome: Some(b.outcome),
                     pairs: b.pairs,
+                    reason: None,
                 },
                 edge,
             );
         }
     }
     tree
+}
+
+/// An edge of the serialized tree.
+#[derive(Serialize)]
+struct EdgeRecord {
+    from: usize,
+    to: usize,
+    kind: EdgeKind,
+}
+
+impl Serialize for Tree {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let nodes: Vec<&TreeNode> = self.graph.node_weights().collect();
+        let edges: Vec<EdgeRecord> = self
+            .graph
+            .edge_references()
+            .map(|e| EdgeRecord {
+                from: e.source().index(),
+                to: e.target().index(),
+                kind: *e.weight(),
+            })
+            .collect();
+        let mut st = s.serialize_struct("Tree", 4)?;
+        st.serialize_field("root", &self.root.index())?;
+        st.serialize_field("truncated", &self.truncated)?;
+        st.serialize_field("nodes", &nodes)?;
+        st.serialize_field("edges", &edges)?;
+        st.end()
+    }
 }

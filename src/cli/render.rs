@@ -38,6 +38,10 @@ pub enum RenderWhat {
         /// tree always has every node).
         #[arg(long)]
         all: bool,
+        /// svg (the picture; CTR nodes have their reason as a tooltip) or json (every recorded
+        /// node and edge, with reasons).
+        #[arg(long, value_enum, default_value_t = TreeFormat::Svg)]
+        format: TreeFormat,
         /// Output file, or - for standard output.
         #[arg(short, long, default_value = "tree.svg")]
         output: PathBuf,
@@ -73,6 +77,15 @@ pub enum RenderWhat {
         #[arg(short, long, default_value = "steps", value_parser = parse_dir)]
         output: PathBuf,
     },
+}
+
+/// `render tree --format`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum TreeFormat {
+    /// The SVG picture.
+    Svg,
+    /// `{"schema": 1, "tree": {"root", "truncated", "nodes", "edges"}}`.
+    Json,
 }
 
 /// `hdp report`.
@@ -115,6 +128,13 @@ impl RenderArgs {
             RenderWhat::Tree { variant, all, .. } if *all && *variant == Variant::Analysis => Err(
                 "--all cannot be used with --variant analysis (that tree always has every node)"
                     .into(),
+            ),
+            RenderWhat::Tree {
+                all: true,
+                format: TreeFormat::Json,
+                ..
+            } => Err(
+                "--all cannot be used with --format json (the JSON has every recorded node)".into(),
             ),
             RenderWhat::Tree { variant, .. } => super::check_variant(*variant, given),
             _ => Ok(()),
@@ -179,6 +199,7 @@ pub fn run_render(a: &RenderArgs, out: &mut Output) -> anyhow::Result<i32> {
             engine,
             variant,
             all,
+            format,
             output,
         } => {
             let p = match first_puzzle(input)? {
@@ -190,11 +211,9 @@ pub fn run_render(a: &RenderArgs, out: &mut Output) -> anyhow::Result<i32> {
                 only_productive: !all,
                 ..TreeStyle::default()
             };
-            let svg = if *variant == Variant::Analysis {
-                tree_svg(
-                    &pair_analysis_tree(&PairAnalysis::run(&p.grid, &options)),
-                    &TreeStyle::default(),
-                )
+            let (tree, style) = if *variant == Variant::Analysis {
+                let tree = pair_analysis_tree(&PairAnalysis::run(&p.grid, &options));
+                (tree, TreeStyle::default())
             } else {
                 options.max_depth = variant.max_depth(options.max_depth);
                 options.recording = Recording::ChainAndTree;
@@ -204,9 +223,16 @@ pub fn run_render(a: &RenderArgs, out: &mut Output) -> anyhow::Result<i32> {
                     error(format_args!("no tree: {problem}"));
                     return Ok(EXIT_PUZZLE);
                 };
-                tree_svg(&tree, &style)
+                (tree, style)
             };
-            write_file(out, output, &svg)?;
+            let text = match format {
+                TreeFormat::Svg => tree_svg(&tree, &style),
+                TreeFormat::Json => {
+                    let record = serde_json::json!({ "schema": 1, "tree": tree });
+                    format!("{record}\n")
+                }
+            };
+            write_file(out, output, &text)?;
         }
         RenderWhat::Grid {
             input,
@@ -238,6 +264,7 @@ pub fn run_render(a: &RenderArgs, out: &mut Output) -> anyhow::Result<i32> {
                 removed: struck.then_some(before),
                 caption: given.clone(),
                 title: Some(title.clone().unwrap_or_else(|| short_name(&source, &p))),
+                contradiction: None,
             };
             write_file(out, output, &grid_svg(&g, &style))?;
         }

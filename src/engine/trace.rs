@@ -3,7 +3,7 @@
 
 use crate::chain::{ChainLine, Context, LineResult, Marker};
 use crate::decision::Decision;
-use crate::explain::explain;
+use crate::explain::explain_at;
 use crate::grid::Grid;
 use crate::propagate::Profile;
 use crate::statement::Statement;
@@ -25,6 +25,10 @@ pub struct TracedLine {
     /// reason is worked out once the analysis is over (only for the lines that stay).
     #[serde(skip)]
     pub(crate) tested: Option<Grid>,
+    /// For a line with a reason: the position where the reason shows (the rounds of
+    /// propagation from the hypothesis), which its picture draws and marks.
+    #[serde(skip)]
+    pub conflict: Option<Grid>,
 }
 
 /// What the engine tells whoever records its work. The search in `closure.rs` calls these hooks
@@ -166,6 +170,7 @@ impl Trace {
             summary,
             grid: *position,
             tested: None,
+            conflict: None,
         });
     }
 
@@ -196,8 +201,9 @@ impl Trace {
     /// lines that stayed: most tested branches end inside hypotheses whose lines are dropped).
     pub fn finish(mut self) -> (Vec<TracedLine>, Option<Tree>) {
         for l in &mut self.lines {
-            if let Some(g) = l.tested {
-                l.line.reason = explain(&g, &self.profile);
+            if let Some((reason, at)) = l.tested.and_then(|g| explain_at(&g, &self.profile)) {
+                l.line.reason = Some(reason);
+                l.conflict = Some(at);
             }
         }
         (self.lines, self.tree)
@@ -257,6 +263,12 @@ impl Recorder for Trace {
             b.apply(&mut g);
             if let Some(l) = self.lines.last_mut() {
                 l.tested = Some(g);
+            }
+            // Only with a tree (rendering): every CTR node gets its reason at once.
+            if let (Some(t), Some(n)) = (self.tree.as_mut(), n) {
+                if let Some(w) = t.graph.node_weight_mut(n) {
+                    w.reason = explain_at(&g, &self.profile).map(|(r, _)| r);
+                }
             }
         }
     }
@@ -367,5 +379,6 @@ pub(super) fn node(
         level: level.min(u8::MAX as usize) as u8,
         outcome: None,
         pairs: 0,
+        reason: None,
     }
 }

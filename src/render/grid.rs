@@ -1,8 +1,10 @@
 //! The 9×9 grid as SVG: a title, givens, derived values, pencil marks (12 px), highlighted cells,
-//! and the candidates a step removed (struck through in red).
+//! the candidates a step removed (struck through in red), and the reason of a contradiction (the
+//! empty cell, or the unit and the cells that clash, in the contradiction colours).
 
-use super::svg_document;
-use crate::grid::{Cell, Digit, Grid};
+use super::{colours, svg_document};
+use crate::explain::{Conflict, Reason};
+use crate::grid::{Cell, CellSet, Digit, Grid, Unit};
 use svg::node::element::{Group, Line, Rectangle, Text, Title};
 
 /// How a grid is drawn.
@@ -18,6 +20,32 @@ pub struct GridStyle {
     pub caption: Option<String>,
     /// A title above the grid (the puzzle's label or a short name), also the SVG's `<title>`.
     pub title: Option<String>,
+    /// Why the position is contradictory: its cells (class `contradiction`) and unit (class
+    /// `contradiction-unit`) are marked, the reason is written under the grid and a legend added.
+    pub contradiction: Option<Reason>,
+}
+
+/// The cells a picture of `grid` marks for `reason`, and the unit it outlines: the empty cell;
+/// every cell of the unit where values have no place; the cells of the unit holding one of the
+/// values twice as their only value; the cells holding too few values.
+pub fn contradiction_marks(reason: &Reason, grid: &Grid) -> (CellSet, Option<Unit>) {
+    match reason.conflict {
+        Conflict::NoValue { cell } => ([cell].into_iter().collect(), None),
+        Conflict::NoPlace { unit, .. } => (unit.cell_set(), Some(unit)),
+        Conflict::Twice { values, unit } => {
+            let cells = unit
+                .cells()
+                .iter()
+                .copied()
+                .filter(|&c| {
+                    let v = grid.get(c);
+                    v.len() == 1 && !(v & values).is_empty()
+                })
+                .collect();
+            (cells, Some(unit))
+        }
+        Conflict::TooFewValues { cells, unit, .. } => (cells, Some(unit)),
+    }
 }
 
 const CELL: f64 = 48.0;
@@ -32,7 +60,13 @@ const TITLE_CHARS: usize = 46;
 pub fn grid_svg(grid: &Grid, style: &GridStyle) -> String {
     let size = 9.0 * CELL;
     let caption_lines = style.caption.as_deref().map(wrap).unwrap_or_default();
-    let height = size + 2.0 * MARGIN + caption_lines.len() as f64 * 16.0;
+    let why_lines = style
+        .contradiction
+        .map(|r| wrap(&format!("why: {r}")))
+        .unwrap_or_default();
+    let extra = if why_lines.is_empty() { 0.0 } else { 24.0 };
+    let height =
+        size + 2.0 * MARGIN + (caption_lines.len() + why_lines.len()) as f64 * 16.0 + extra;
     let mut doc = svg_document(size + 2.0 * MARGIN, height);
     let mut shade = Group::new().set("fill", "#fff3b0");
     for c in &style.highlight {
@@ -45,6 +79,25 @@ pub fn grid_svg(grid: &Grid, style: &GridStyle) -> String {
         );
     }
     doc = doc.add(shade);
+    let (ctr_fill, ctr_stroke) = colours("ctr");
+    let marked = style.contradiction.map(|r| contradiction_marks(&r, grid));
+    if let Some((cells, _)) = &marked {
+        let mut g = Group::new().set("fill", ctr_fill);
+        for c in cells.iter() {
+            g = g.add(
+                Rectangle::new()
+                    .set("class", "contradiction")
+                    .set("data-cell", c.to_string())
+                    .set("x", MARGIN + c.col() as f64 * CELL)
+                    .set("y", MARGIN + c.row() as f64 * CELL)
+                    .set("width", CELL)
+                    .set("height", CELL)
+                    .set("stroke", ctr_stroke)
+                    .set("stroke-width", 1.5),
+            );
+        }
+        doc = doc.add(g);
+    }
     let mut lines = Group::new().set("stroke", "#111827");
     for i in 0..=9 {
         let w = if i % 3 == 0 { 2.5 } else { 0.6 };
@@ -138,6 +191,25 @@ pub fn grid_svg(grid: &Grid, style: &GridStyle) -> String {
     }
     let digits = Group::new().add(givens).add(derived).add(marks).add(gone);
     doc = doc.add(lines).add(digits).add(struck);
+    if let Some((_, Some(unit))) = &marked {
+        let (mut c0, mut r0, mut c1, mut r1) = (8, 8, 0, 0);
+        for c in unit.cells() {
+            (c0, r0) = (c0.min(c.col()), r0.min(c.row()));
+            (c1, r1) = (c1.max(c.col()), r1.max(c.row()));
+        }
+        doc = doc.add(
+            Rectangle::new()
+                .set("class", "contradiction-unit")
+                .set("data-unit", unit.to_string())
+                .set("x", MARGIN + c0 as f64 * CELL)
+                .set("y", MARGIN + r0 as f64 * CELL)
+                .set("width", (c1 - c0 + 1) as f64 * CELL)
+                .set("height", (r1 - r0 + 1) as f64 * CELL)
+                .set("fill", "none")
+                .set("stroke", ctr_stroke)
+                .set("stroke-width", 4),
+        );
+    }
     if !caption_lines.is_empty() {
         let mut g = Group::new()
             .set(
@@ -154,6 +226,27 @@ pub fn grid_svg(grid: &Grid, style: &GridStyle) -> String {
             );
         }
         doc = doc.add(g);
+    }
+    if !why_lines.is_empty() {
+        let top = MARGIN + size + 14.0 + 16.0 * caption_lines.len() as f64;
+        let mut g = Group::new()
+            .set("class", "contradiction-reason")
+            .set(
+                "font-family",
+                "DejaVu Sans Mono, Menlo, Consolas, monospace",
+            )
+            .set("font-size", 11)
+            .set("fill", ctr_stroke);
+        for (i, line) in why_lines.iter().enumerate() {
+            g = g.add(
+                Text::new(line.clone())
+                    .set("x", MARGIN)
+                    .set("y", top + 16.0 * i as f64),
+            );
+        }
+        doc = doc
+            .add(g)
+            .add(legend(top + 16.0 * why_lines.len() as f64 - 4.0));
     }
     match &style.title {
         None => doc.to_string(),
@@ -172,6 +265,38 @@ pub fn grid_svg(grid: &Grid, style: &GridStyle) -> String {
             .add(doc.set("y", TITLE))
             .to_string(),
     }
+}
+
+/// The legend of a marked picture, its top at `y`: the cells named in the line, the
+/// contradiction, and the removed candidates.
+fn legend(y: f64) -> Group {
+    let (ctr_fill, ctr_stroke) = colours("ctr");
+    let entries = [
+        ("#fff3b0", "#b7791f", "named in the line"),
+        (ctr_fill, ctr_stroke, "contradiction"),
+        ("#ffffff", "#dc2626", "removed (struck)"),
+    ];
+    let mut g = Group::new()
+        .set("class", "legend")
+        .set("font-family", "DejaVu Sans, Helvetica, Arial, sans-serif")
+        .set("font-size", 11)
+        .set("fill", "#111827");
+    let mut x = MARGIN;
+    for (fill, stroke, name) in entries {
+        g = g
+            .add(
+                Rectangle::new()
+                    .set("x", x)
+                    .set("y", y)
+                    .set("width", 12)
+                    .set("height", 12)
+                    .set("fill", fill)
+                    .set("stroke", stroke),
+            )
+            .add(Text::new(name).set("x", x + 16.0).set("y", y + 10.0));
+        x += 16.0 + super::text_width(name) * 0.9 + 18.0;
+    }
+    g
 }
 
 /// `text` cut to `max` characters, the last one an ellipsis when something was cut.
@@ -221,6 +346,7 @@ mod tests {
             removed: Some(g),
             caption: Some("a <caption> & more => CTR".into()),
             title: Some("a <title> & more".into()),
+            contradiction: None,
         };
         let text = grid_svg(&p, &style);
         let doc = roxmltree::Document::parse(&text).unwrap();
@@ -228,6 +354,66 @@ mod tests {
         assert!(text.contains("&lt;caption&gt; &amp; more"));
         assert!(text.contains("<title>a &lt;title&gt; &amp; more</title>"));
         assert!(text.contains("#dc2626"), "removed candidates are struck");
+        assert!(!text.contains("contradiction"), "no reason, no marks");
+    }
+
+    /// The marks of each kind of contradiction on small worked positions (an open grid with a
+    /// few cells set by hand), as `explain::conflict` reads them.
+    #[test]
+    fn contradiction_marks_point_at_the_conflict() {
+        use crate::explain::{conflict, Reason};
+        use crate::grid::Candidates;
+        let cell = |s: &str| -> Cell { s.parse().unwrap() };
+        let digits =
+            |ds: &[u8]| -> Candidates { ds.iter().map(|&d| Digit::new(d).unwrap()).collect() };
+        let marks = |g: &Grid| {
+            let reason = Reason {
+                conflict: conflict(g).unwrap(),
+                rounds: 0,
+            };
+            let (cells, unit) = contradiction_marks(&reason, g);
+            let svg = grid_svg(
+                g,
+                &GridStyle {
+                    contradiction: Some(reason),
+                    ..GridStyle::default()
+                },
+            );
+            roxmltree::Document::parse(&svg).unwrap();
+            assert_eq!(
+                svg.matches("class=\"contradiction\"").count(),
+                cells.len() as usize,
+                "one marked square per cell"
+            );
+            assert!(svg.contains(&format!("why: {reason}")));
+            let names: Vec<String> = cells.iter().map(|c| c.to_string()).collect();
+            (names.join(" "), unit.map(|u| u.to_string()))
+        };
+        // An empty cell.
+        let mut g = Grid::empty();
+        g.set(cell("C4"), Candidates::NONE);
+        assert_eq!(marks(&g), ("C4".into(), None));
+        // Two equal singles in a row (the first unit, in canonical order, that shows it).
+        let mut g = Grid::empty();
+        g.set(cell("A5"), digits(&[7]));
+        g.set(cell("H5"), digits(&[7]));
+        assert_eq!(marks(&g), ("A5 H5".into(), Some("row 5".into())));
+        // A value with no place in a column: the whole column.
+        let mut g = Grid::empty();
+        for c in cell("F1").peers().iter().chain([&cell("F1")]) {
+            if c.col() == 5 {
+                g.set(*c, Candidates::ALL - digits(&[3]));
+            }
+        }
+        let (cells, unit) = marks(&g);
+        assert_eq!(unit, Some("column F".into()));
+        assert_eq!(cells, "F1 F2 F3 F4 F5 F6 F7 F8 F9");
+        // Three cells of a block holding two values between them.
+        let mut g = Grid::empty();
+        for c in ["G7", "H8", "I9"] {
+            g.set(cell(c), digits(&[1, 2]));
+        }
+        assert_eq!(marks(&g), ("G7 H8 I9".into(), Some("block 9".into())));
     }
 
     #[test]

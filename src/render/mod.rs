@@ -7,7 +7,7 @@ pub mod report;
 pub mod steps;
 pub mod tree;
 
-pub use grid::{grid_svg, GridStyle};
+pub use grid::{contradiction_marks, grid_svg, GridStyle};
 pub use report::{index_html, report, IndexEntry, RenderError, Report};
 pub use steps::steps_svgs;
 pub use tree::{layout, tree_svg, Layout, NodeBox, TreeStyle};
@@ -21,6 +21,14 @@ pub(crate) const COLOURS: &[(&str, &str, &str)] = &[
     ("fact", "#fff3cd", "#b7791f"),
     ("root", "#ffffff", "#111827"),
 ];
+
+/// The (fill, stroke) of a colour class of [`COLOURS`] (white and dark grey for an unknown one).
+pub(crate) fn colours(class: &str) -> (&'static str, &'static str) {
+    COLOURS
+        .iter()
+        .find(|(c, _, _)| *c == class)
+        .map_or(("#ffffff", "#333333"), |(_, f, s)| (*f, *s))
+}
 
 /// Width of `text` in the 12 px monospace font of the pictures.
 pub(crate) fn text_width(text: &str) -> f64 {

@@ -6,6 +6,7 @@
 use super::grid::{grid_svg, GridStyle};
 use super::steps::{pictures, selected};
 use super::tree::{tree_svg, TreeStyle};
+use crate::engine::Analysis;
 use crate::study::ReportInput;
 use crate::tree::pair_analysis_tree;
 use askama::Template;
@@ -26,12 +27,41 @@ pub struct Report {
 struct VariantView {
     name: String,
     status: String,
-    chain: String,
+    lines: Vec<LineView>,
+}
+
+/// A chain line and its reason (empty when it has none).
+struct LineView {
+    text: String,
+    reason: String,
+}
+
+impl LineView {
+    fn of(line: &crate::chain::ChainLine) -> LineView {
+        LineView {
+            text: line.to_string(),
+            reason: line.reason.map(|r| r.to_string()).unwrap_or_default(),
+        }
+    }
+}
+
+/// The summary chain of `a`, a line at a time, the count line last.
+fn chain_lines(a: &Analysis) -> Vec<LineView> {
+    let chain = a.summary();
+    let mut lines: Vec<LineView> = chain.lines.iter().map(LineView::of).collect();
+    if let Some(c) = chain.count {
+        lines.push(LineView {
+            text: c.to_string(),
+            reason: String::new(),
+        });
+    }
+    lines
 }
 
 struct StepView {
     file: String,
     caption: String,
+    reason: String,
 }
 
 #[derive(Template)]
@@ -95,6 +125,7 @@ pub fn report(input: &ReportInput, max_steps: usize) -> Result<Report, RenderErr
         let file = format!("steps/{name}");
         steps.push(StepView {
             file: file.clone(),
+            reason: LineView::of(&caption).reason,
             caption: caption.to_string(),
         });
         files.push((file, svg));
@@ -137,7 +168,7 @@ pub fn report(input: &ReportInput, max_steps: usize) -> Result<Report, RenderErr
             .map(|(name, a)| VariantView {
                 name: name.clone(),
                 status: a.status.to_string(),
-                chain: a.summary().to_string(),
+                lines: chain_lines(a),
             })
             .collect(),
         steps,

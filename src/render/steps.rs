@@ -1,5 +1,6 @@
 //! One grid picture per step of the steps chain (STA, HYP, DIS, PRF; INC too when there are few
-//! steps), captioned with the chain line: the illustrated chain of the source document.
+//! steps), captioned with the chain line: the illustrated chain of the source document. A line
+//! with a reason is drawn in the position where its contradiction shows, marked.
 
 use super::grid::{grid_svg, GridStyle};
 use crate::chain::Marker;
@@ -42,10 +43,11 @@ pub fn pictures(analysis: &Analysis, lines: &[&TracedLine]) -> Vec<(String, Stri
             highlight: l.line.context.statements().map(|s| s.cell).collect(),
             removed: Some(previous),
             caption: Some(caption.to_string()),
+            contradiction: l.conflict.and(l.line.reason),
             ..GridStyle::default()
         };
         let name = format!("step-{i:03}-{}.svg", l.line.marker.as_str().to_lowercase());
-        out.push((name, grid_svg(&l.grid, &style)));
+        out.push((name, grid_svg(&l.conflict.unwrap_or(l.grid), &style)));
         if matches!(l.line.marker, Marker::Sta | Marker::Prf) {
             previous = l.grid;
         }

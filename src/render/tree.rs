@@ -5,7 +5,7 @@
 use super::{svg_document, text_width, COLOURS};
 use crate::tree::{NodeKind, NodeOutcome, Tree, TreeNode};
 use petgraph::graph::NodeIndex;
-use svg::node::element::{Group, Rectangle, Text};
+use svg::node::element::{Group, Rectangle, Text, Title};
 
 /// How a tree is drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -94,6 +94,19 @@ fn label(n: &TreeNode) -> (Vec<String>, &'static str) {
             (vec![format!("{statement}{depth}"), second], class)
         }
     }
+}
+
+/// The tooltip of a CTR branch: why it fails (a hypothesis: because a decision inside it does).
+fn ctr_title(n: &TreeNode) -> Option<String> {
+    if n.kind != NodeKind::Branch || n.outcome != Some(NodeOutcome::Ctr) {
+        return None;
+    }
+    let statement = n.statement.map(|s| s.to_string()).unwrap_or_default();
+    Some(match n.reason {
+        Some(r) => format!("{statement} => CTR: {r}"),
+        None if n.depth > 1 => format!("{statement} => CTR: a decision inside fails both ways"),
+        None => format!("{statement} => CTR"),
+    })
 }
 
 /// Whether `n` leads to something the chain uses: a CTR or SOL branch or a fact.
@@ -369,7 +382,11 @@ fn draw(l: &Layout, tree: &Tree) -> String {
             .iter()
             .find(|(class, _, _)| *class == b.class)
             .map_or(("#ffffff", "#333333"), |(_, f, s)| (*f, *s));
-        let mut g = Group::new().set("class", b.class).add(
+        let mut g = Group::new().set("class", b.class);
+        if let Some(title) = tree.graph.node_weight(b.node).and_then(ctr_title) {
+            g = g.add(Title::new(title));
+        }
+        g = g.add(
             Rectangle::new()
                 .set("x", b.x)
                 .set("y", b.y)

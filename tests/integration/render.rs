@@ -311,3 +311,335 @@ fn render_grid_shows_remaining_candidates_and_strikes_on_request() {
         .assert()
         .code(2);
 }
+/// Puzzles whose chains have many DIS lines of every kind of reason: Inkala's and a few of
+/// `tests/data` (their first lines).
+fn reasoned_puzzles() -> Vec<String> {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    let mut out = vec![INKALA.to_string()];
+    for (file, n) in [("top95.txt", 3), ("hardest.txt", 3)] {
+        let text = std::fs::read_to_string(data.join(file)).unwrap();
+        out.extend(text.lines().take(n).map(|l| l[..81].to_string()));
+    }
+    out
+}
+
+/// The cells of a unit named as in a reason (`block 5`, `row 6`, `column D`).
+fn unit_cells(name: &str) -> Vec<String> {
+    let (kind, which) = name.split_once(' ').unwrap();
+    let all = (0..81).map(|i| (i % 9, i / 9));
+    let cells: Vec<(usize, usize)> = match kind {
+        "row" => {
+            let r: usize = which.parse::<usize>().unwrap() - 1;
+            all.filter(|&(_, row)| row == r).collect()
+        }
+        "column" => {
+            let c = (which.as_bytes()[0] - b'A') as usize;
+            all.filter(|&(col, _)| col == c).collect()
+        }
+        "block" => {
+            let b: usize = which.parse::<usize>().unwrap() - 1;
+            all.filter(|&(col, row)| row / 3 * 3 + col / 3 == b)
+                .collect()
+        }
+        _ => panic!("unit {name}"),
+    };
+    cells.into_iter().map(|(c, r)| cell_name(c, r)).collect()
+}
+
+fn cell_name(col: usize, row: usize) -> String {
+    format!("{}{}", (b'A' + col as u8) as char, row + 1)
+}
+
+/// The top-left corner of a cell's square in a grid picture (48 px cells, 16 px margin).
+fn corner(cell: &str) -> (f64, f64) {
+    let b = cell.as_bytes();
+    let (col, row) = ((b[0] - b'A') as f64, (b[1] - b'1') as f64);
+    (16.0 + 48.0 * col, 16.0 + 48.0 * row)
+}
+
+fn num(n: roxmltree::Node, attr: &str) -> f64 {
+    n.attribute(attr).unwrap().parse().unwrap()
+}
+
+/// An attribute of `n` or of the nearest ancestor that sets it (SVG inheritance).
+fn inherited<'a>(n: roxmltree::Node<'a, 'a>, attr: &str) -> Option<&'a str> {
+    n.ancestors()
+        .filter(|a| a.is_element())
+        .find_map(|a| a.attribute(attr))
+}
+
+/// What a step picture marks as contradictory: the cells, the outlined unit, the reason text.
+fn marked(svg: &str) -> (Vec<String>, Option<String>, String) {
+    let doc = roxmltree::Document::parse(svg).unwrap();
+    let mut cells = Vec::new();
+    let mut unit = None;
+    let mut why = String::new();
+    for n in doc.descendants().filter(|n| n.is_element()) {
+        match n.attribute("class") {
+            Some("contradiction") => {
+                let cell = n.attribute("data-cell").unwrap().to_string();
+                // Drawn on its own square, in the contradiction colours of the tree legend.
+                assert_eq!((num(n, "x"), num(n, "y")), corner(&cell), "{cell}");
+                assert_eq!((num(n, "width"), num(n, "height")), (48.0, 48.0));
+                assert_eq!(inherited(n, "fill"), Some("#f8d7da"), "{cell}");
+                assert_eq!(inherited(n, "stroke"), Some("#b02a37"), "{cell}");
+                cells.push(cell);
+            }
+            Some("contradiction-unit") => {
+                assert!(unit.is_none(), "one unit outlined");
+                let name = n.attribute("data-unit").unwrap().to_string();
+                let corners: Vec<(f64, f64)> =
+                    unit_cells(&name).iter().map(|c| corner(c)).collect();
+                let x0 = corners.iter().map(|c| c.0).fold(f64::MAX, f64::min);
+                let y0 = corners.iter().map(|c| c.1).fold(f64::MAX, f64::min);
+                let x1 = corners.iter().map(|c| c.0).fold(0.0, f64::max) + 48.0;
+                let y1 = corners.iter().map(|c| c.1).fold(0.0, f64::max) + 48.0;
+                let (x, y) = (num(n, "x"), num(n, "y"));
+                assert_eq!(
+                    (x, y, x + num(n, "width"), y + num(n, "height")),
+                    (x0, y0, x1, y1),
+                    "{name} outlined"
+                );
+                assert_eq!(n.attribute("stroke"), Some("#b02a37"));
+                unit = Some(name);
+            }
+            Some("contradiction-reason") => {
+                let text: Vec<&str> = n
+                    .descendants()
+                    .filter(|t| t.is_text())
+                    .filter_map(|t| t.text())
+                    .map(str::trim)
+                    .filter(|t| !t.is_empty())
+                    .collect();
+                why = text.join(" ");
+            }
+            _ => {}
+        }
+    }
+    cells.sort();
+    (cells, unit, why)
+}
+
+/// Every DIS line with a reason is drawn marked, exactly where its reason points; every other
+/// picture marks nothing.
+#[test]
+fn step_pictures_mark_exactly_the_reason_of_each_contradiction() {
+    use hdp::chain::Marker;
+    use hdp::engine::{Analysis, Options};
+    use hdp::explain::Conflict;
+    let mut kinds = std::collections::BTreeSet::new();
+    let mut checked = 0;
+    for puzzle in reasoned_puzzles() {
+        let grid: hdp::Grid = puzzle.parse().unwrap();
+        for decisions in ["pairs", "cell,constraint"] {
+            let options = Options {
+                decisions: decisions.parse().unwrap(),
+                ..Options::default()
+            };
+            let analysis = Analysis::run(&grid, &options);
+            let lines = hdp::render::steps::selected(&analysis, false);
+            let pictures = hdp::render::steps::pictures(&analysis, &lines);
+            assert_eq!(pictures.len(), lines.len());
+            for (l, (name, svg)) in lines.iter().zip(&pictures) {
+                let (cells, unit, why) = marked(svg);
+                let Some(reason) = l.line.reason else {
+                    assert!(
+                        cells.is_empty() && unit.is_none() && why.is_empty(),
+                        "{name} of {puzzle}: {} marks a contradiction without a reason",
+                        l.line
+                    );
+                    continue;
+                };
+                assert_eq!(l.line.marker, Marker::Dis);
+                let at = l.conflict.expect("a reason comes with its position");
+                let shown = |c: &str| at.get(c.parse().unwrap());
+                let (expected, expected_unit): (Vec<String>, Option<String>) = match reason.conflict
+                {
+                    Conflict::NoValue { cell } => {
+                        kinds.insert("no value");
+                        assert!(at.get(cell).is_empty());
+                        (vec![cell.to_string()], None)
+                    }
+                    Conflict::NoPlace { values, unit } => {
+                        kinds.insert("no place");
+                        let cells = unit_cells(&unit.to_string());
+                        assert!(cells.iter().all(|c| (shown(c) & values).is_empty()));
+                        (cells, Some(unit.to_string()))
+                    }
+                    Conflict::Twice { values, unit } => {
+                        kinds.insert("twice");
+                        let cells: Vec<String> = unit_cells(&unit.to_string())
+                            .into_iter()
+                            .filter(|c| shown(c).len() == 1 && !(shown(c) & values).is_empty())
+                            .collect();
+                        assert!(cells.len() >= 2, "{reason}: two equal singles");
+                        (cells, Some(unit.to_string()))
+                    }
+                    Conflict::TooFewValues { cells, unit, .. } => {
+                        kinds.insert("too few values");
+                        let cells: Vec<String> = cells.iter().map(|c| c.to_string()).collect();
+                        assert!(cells
+                            .iter()
+                            .all(|c| unit_cells(&unit.to_string()).contains(c)));
+                        (cells, Some(unit.to_string()))
+                    }
+                };
+                let mut expected = expected;
+                expected.sort();
+                assert_eq!(cells, expected, "{name} of {puzzle}: {}", l.line);
+                assert_eq!(unit, expected_unit, "{name} of {puzzle}: {}", l.line);
+                assert_eq!(why, format!("why: {reason}"), "{name} of {puzzle}");
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 30, "only {checked} marked pictures");
+    assert!(kinds.len() >= 3, "reasons seen: {kinds:?}");
+}
+
+/// Every CTR branch a tree records by propagation has a reason (the same as its chain line's,
+/// when the line stays), shown as the SVG node's `<title>` and in `render tree --format json`.
+#[test]
+fn tree_ctr_nodes_carry_their_reason_in_svg_titles_and_json() {
+    use hdp::engine::{Analysis, Options, Recording};
+    use hdp::render::{layout, tree_svg, TreeStyle};
+    use hdp::tree::{NodeKind, NodeOutcome};
+    let mut titled = 0;
+    for puzzle in reasoned_puzzles() {
+        let grid: hdp::Grid = puzzle.parse().unwrap();
+        let options = Options {
+            recording: Recording::ChainAndTree,
+            ..Options::default()
+        };
+        let analysis = Analysis::run(&grid, &options);
+        let tree = analysis.tree.as_ref().unwrap();
+        let mut found = std::collections::BTreeSet::new();
+        for n in tree.graph.node_weights() {
+            let propagation_ctr =
+                n.kind == NodeKind::Branch && n.outcome == Some(NodeOutcome::Ctr) && n.depth == 1;
+            assert_eq!(n.reason.is_some(), propagation_ctr, "{puzzle}: {n}");
+            if let (Some(s), Some(r)) = (n.statement, n.reason) {
+                found.insert((s.to_string(), r.to_string()));
+            }
+        }
+        // The chain's reasons are worked out after the analysis, the tree's while it runs.
+        for l in analysis.lines.iter().filter(|l| l.line.reason.is_some()) {
+            let h = l.line.context.last_hypothesis().unwrap().to_string();
+            let r = l.line.reason.unwrap().to_string();
+            assert!(
+                found.contains(&(h.clone(), r.clone())),
+                "{puzzle}: {h} ; {r}"
+            );
+        }
+        // The SVG draws the boxes of the layout in order: the CTR ones carry a title.
+        let style = TreeStyle {
+            max_nodes: usize::MAX,
+            ..TreeStyle::default()
+        };
+        let boxes = layout(tree, &style).boxes;
+        let svg = tree_svg(tree, &style);
+        let doc = roxmltree::Document::parse(&svg).unwrap();
+        let groups: Vec<_> = doc
+            .descendants()
+            .filter(|n| n.has_tag_name("g") && n.attribute("class").is_some())
+            .collect();
+        assert_eq!(groups.len(), boxes.len());
+        for (g, b) in groups.iter().zip(&boxes) {
+            let node = &tree.graph[b.node];
+            let title = g
+                .children()
+                .find(|c| c.has_tag_name("title"))
+                .and_then(|t| t.text());
+            let expected = match (node.kind, node.outcome, node.reason) {
+                (NodeKind::Branch, Some(NodeOutcome::Ctr), Some(r)) => {
+                    Some(format!("{} => CTR: {r}", node.statement.unwrap()))
+                }
+                (NodeKind::Branch, Some(NodeOutcome::Ctr), None) => Some(format!(
+                    "{} => CTR: a decision inside fails both ways",
+                    node.statement.unwrap()
+                )),
+                _ => None,
+            };
+            assert_eq!(title.map(str::to_string), expected, "{puzzle}");
+            assert_eq!(g.attribute("class") == Some("ctr"), title.is_some());
+            titled += usize::from(node.reason.is_some());
+        }
+        // The JSON has the same reasons, node by node.
+        let out = hdp()
+            .args(["render", "tree", &puzzle, "--format", "json", "-o", "-"])
+            .assert()
+            .success();
+        let json: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+        assert_eq!(json["schema"], 1);
+        let nodes = json["tree"]["nodes"].as_array().unwrap();
+        assert_eq!(nodes.len(), tree.graph.node_count());
+        assert_eq!(
+            json["tree"]["edges"].as_array().unwrap().len(),
+            tree.graph.edge_count()
+        );
+        for (j, n) in nodes.iter().zip(tree.graph.node_weights()) {
+            let reason = j.get("reason").map(|r| r.as_str().unwrap().to_string());
+            assert_eq!(reason, n.reason.map(|r| r.to_string()), "{puzzle}");
+        }
+    }
+    assert!(titled >= 50, "only {titled} titled nodes");
+    // --all only changes the picture: with JSON it would be ignored.
+    hdp()
+        .args(["render", "tree", "--all", "--format", "json", "-o", "-"])
+        .assert()
+        .code(2);
+}
+
+/// The report writes each chain line's reason after it, and draws its DIS pictures marked.
+#[test]
+fn report_shows_reasons_after_lines_and_marks_step_pictures() {
+    let d = tmp("report-why");
+    hdp()
+        .args(["report", INKALA, "--decisions", "pairs", "-o"])
+        .arg(&d)
+        .assert()
+        .success();
+    let html = std::fs::read_to_string(d.join("index.html")).unwrap();
+    let out = hdp()
+        .args(["chain", INKALA, "--decisions", "pairs", "--why"])
+        .assert()
+        .success();
+    let chain = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    let escape = |s: &str| s.replace('>', "&#62;");
+    let mut reasons = 0;
+    for line in chain.lines().filter(|l| l.starts_with("DIS")) {
+        let shown = match line.split_once(" ; ") {
+            Some((line, why)) => {
+                reasons += 1;
+                format!("{}<span class=\"why\"> ; {why}</span>\n", escape(line))
+            }
+            None => format!("{}\n", escape(line)),
+        };
+        assert!(html.contains(&shown), "{shown}");
+    }
+    assert!(reasons >= 5, "{chain}");
+    // Each step figure: a caption with a reason goes with a marked picture, and only then.
+    let mut marked_figures = 0;
+    for figure in html.split("<figure><img src=\"").skip(1) {
+        let (file, rest) = figure.split_once('"').unwrap();
+        let caption = rest.split("</figcaption>").next().unwrap();
+        let svg = std::fs::read_to_string(d.join(file)).unwrap();
+        let why = caption
+            .split_once("<span class=\"why\"> ; ")
+            .map(|(_, w)| w.trim_end_matches("</span>"));
+        assert_eq!(
+            svg.contains("class=\"contradiction\""),
+            why.is_some(),
+            "{file}"
+        );
+        if let Some(why) = why {
+            assert!(svg.contains(&format!("why: {why}")), "{file}");
+            marked_figures += 1;
+        }
+    }
+    assert!(marked_figures >= 5);
+    // The tree is embedded as a document (an <img> would show no tooltips), with its titles.
+    assert!(html.contains("<object data=\"tree.svg\""));
+    let tree = std::fs::read_to_string(d.join("tree.svg")).unwrap();
+    assert!(tree.contains("=&gt; CTR: D5 has no value after 7 rounds</title>"));
+}
