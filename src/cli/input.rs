@@ -78,6 +78,9 @@ pub struct Read1 {
     pub raw: String,
     /// The puzzle or its error.
     pub puzzle: Result<Puzzle, ReadError>,
+    /// A table row's first non-empty field other than the puzzle, as it is: the name
+    /// `report --index` gives the puzzle (the label joins every other field).
+    pub title: Option<String>,
 }
 
 impl Read1 {
@@ -217,6 +220,7 @@ impl Puzzles {
             line: 0,
             raw: String::new(),
             puzzle: Err(ReadError::Input(message)),
+            title: None,
         }
     }
 
@@ -325,6 +329,7 @@ impl Puzzles {
             line,
             raw: raw.chars().take(81).collect(),
             puzzle: puzzle.map_err(ReadError::Parse),
+            title: None,
         };
         match reader {
             Reader::Lines(lines) => loop {
@@ -373,7 +378,16 @@ impl Puzzles {
                         continue;
                     }
                     let raw = fields.get(table.column).copied().unwrap_or("");
-                    return Some(item(line, raw, table.puzzle(&fields, line)));
+                    let title = fields
+                        .iter()
+                        .enumerate()
+                        .map(|(k, f)| (k, f.trim()))
+                        .find(|&(k, f)| k != table.column && !f.is_empty())
+                        .map(|(_, f)| f.to_string());
+                    return Some(Read1 {
+                        title,
+                        ..item(line, raw, table.puzzle(&fields, line))
+                    });
                 }
             }
             Reader::Grids { lines, grids } => loop {
@@ -430,6 +444,7 @@ impl Iterator for Puzzles {
                                 1,
                                 hdp::ParseErrorKind::Empty,
                             ))),
+                            title: None,
                         });
                     }
                 }

@@ -167,6 +167,76 @@ fn report_index_groups_a_collection() {
     assert!(out.join("inkala/index.html").is_file());
 }
 
+/// `report --index -` reads the collection from standard input through the common puzzle source
+/// (a CSV table here, named by its first other column), and its output is bounded: at most
+/// `--max-reports` reports and `--max-total-steps` step pictures in all, each cap named by a note
+/// on the index.
+#[test]
+fn report_index_reads_any_input_and_caps_what_it_writes() {
+    let d = tmp("caps");
+    let out = d.join("out");
+    let table = format!(
+        "id,name,puzzle\n1,Inkala,{INKALA}\n2,\"Again, rotated\",{}\n3,Third,{INKALA}\n",
+        INKALA.chars().rev().collect::<String>()
+    );
+    let run = hdp()
+        .args(["report", "--index", "-", "--max-steps", "2"])
+        .args(["--max-total-steps", "3", "--max-reports", "2", "-o"])
+        .arg(&out)
+        .write_stdin(table)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("1 more puzzles of - were not reported"),
+        "{err}"
+    );
+    let mut folders: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.path().is_dir())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    folders.sort();
+    // Named by the first other column, `1` here (as before the common source: `id`).
+    assert_eq!(folders, ["1", "2"]);
+    let pictures = |f: &str| {
+        std::fs::read_dir(out.join(f).join("steps"))
+            .map(|r| r.count())
+            .unwrap_or(0)
+    };
+    assert_eq!((pictures("1"), pictures("2")), (2, 1), "3 pictures in all");
+    let index = std::fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(index.contains("<title>collection"), "{index}");
+    assert!(
+        index.contains("1 more puzzles of - were not reported: at most 2 reports"),
+        "{index}"
+    );
+    // The total ran out within the last report: no later report lost its pictures.
+    assert!(!index.contains("--max-total-steps"), "{index}");
+    let run = hdp()
+        .args(["report", "--index", "-", "--max-steps", "2"])
+        .args(["--max-total-steps", "2", "-o"])
+        .arg(&out)
+        .write_stdin(format!("{INKALA} first\n{INKALA} second\n{INKALA} third\n"))
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(0));
+    assert_eq!(
+        (pictures("first"), pictures("second"), pictures("third")),
+        (2, 0, 0)
+    );
+    let index = std::fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(
+        index.contains(
+            "Step pictures stop at 2 in all (--max-total-steps), reached with first: the 2 later \
+             reports list their chain lines without pictures."
+        ),
+        "{index}"
+    );
+}
+
 #[test]
 fn published_inkala_analysis_regenerates_identically() {
     let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("analyses/famous/arto-inkala-2012");
