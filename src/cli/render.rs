@@ -87,11 +87,11 @@ pub struct ReportArgs {
     pub max_steps: usize,
     /// With --index: the most step pictures of all reports together; later reports list their
     /// chain lines without pictures, and the index says from which puzzle on.
-    #[arg(long, value_name = "N", default_value_t = 1000, requires = "index")]
+    #[arg(long, value_name = "N", default_value_t = 1000)]
     pub max_total_steps: usize,
     /// With --index: the most reports; the puzzles after the first N are counted, not analysed,
     /// and the index says how many were left out.
-    #[arg(long, value_name = "N", default_value_t = 200, requires = "index")]
+    #[arg(long, value_name = "N", default_value_t = 200)]
     pub max_reports: usize,
     /// Output directory.
     #[arg(short, long, default_value = "report", value_parser = parse_dir)]
@@ -119,6 +119,28 @@ impl RenderArgs {
             ),
             RenderWhat::Tree { variant, .. } => super::check_variant(*variant, given),
             _ => Ok(()),
+        }
+    }
+}
+
+impl ReportArgs {
+    /// Value combinations that would be ignored: the caps of an index without `--index` (clap's
+    /// `requires` is not enforced when INPUT, which conflicts with `--index`, is given).
+    pub fn check(&self, given: &dyn Fn(&str) -> bool) -> Result<(), String> {
+        if self.index.is_some() {
+            return Ok(());
+        }
+        match [
+            ("max_reports", "--max-reports"),
+            ("max_total_steps", "--max-total-steps"),
+        ]
+        .iter()
+        .find(|(id, _)| given(id))
+        {
+            Some((_, flag)) => Err(format!(
+                "{flag} applies to --index (a single report draws at most --max-steps pictures)"
+            )),
+            None => Ok(()),
         }
     }
 }
