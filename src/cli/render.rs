@@ -8,9 +8,9 @@ use clap::{Args, Subcommand};
 use hdp::engine::{Analysis, Budget, Options, PairAnalysis, Recording};
 use hdp::format::{apply_context, Puzzle};
 use hdp::render::report::ReportInput;
+use hdp::render::steps::{pictures, selected};
 use hdp::render::{
-    grid_svg, index_html, pair_analysis_tree, report, steps_svgs, tree_svg, GridStyle, IndexEntry,
-    TreeStyle,
+    grid_svg, index_html, pair_analysis_tree, report, tree_svg, GridStyle, IndexEntry, TreeStyle,
 };
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -62,6 +62,9 @@ pub enum RenderWhat {
         input: InputArgs,
         #[command(flatten)]
         engine: EngineArgs,
+        /// The most pictures: the first N steps (a note on stderr says how many were left out).
+        #[arg(long, value_name = "N", default_value_t = 60)]
+        max_steps: usize,
         /// Output directory.
         #[arg(short, long, default_value = "steps", value_parser = parse_dir)]
         output: PathBuf,
@@ -264,6 +267,7 @@ pub fn run_render(a: &RenderArgs, out: &mut Output) -> anyhow::Result<i32> {
         RenderWhat::Steps {
             input,
             engine,
+            max_steps,
             output,
         } => {
             let p = match first_puzzle(input)? {
@@ -271,8 +275,16 @@ pub fn run_render(a: &RenderArgs, out: &mut Output) -> anyhow::Result<i32> {
                 Err(code) => return Ok(code),
             };
             let analysis = Analysis::run(&p.grid, &engine.options(hdp::engine::DEFAULT_MAX_DEPTH));
-            for (name, svg) in steps_svgs(&analysis) {
+            let lines = selected(&analysis, false);
+            let drawn = lines.len().min(*max_steps);
+            for (name, svg) in pictures(&analysis, &lines[..drawn]) {
                 write(&output.join(name), &svg)?;
+            }
+            if drawn < lines.len() && !super::output::quiet() {
+                super::output::stderr_line(format_args!(
+                    "hdp: drew the first {drawn} of {} steps (--max-steps {max_steps})",
+                    lines.len()
+                ));
             }
             if let Some(problem) = status_problem(&analysis.status) {
                 error(format_args!(

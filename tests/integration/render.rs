@@ -75,6 +75,53 @@ fn render_tree_grid_and_steps() {
     for n in &names {
         well_formed(n);
     }
+    let first = d.join("first");
+    let run = hdp()
+        .args(["render", "steps", INKALA, "--decisions", "pairs"])
+        .args(["--max-steps", "3", "-o"])
+        .arg(&first)
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(0));
+    let mut kept: Vec<_> = std::fs::read_dir(&first)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    kept.sort();
+    let all: Vec<_> = names
+        .iter()
+        .take(3)
+        .map(|n| n.file_name().unwrap())
+        .collect();
+    assert_eq!(kept, all, "the first three pictures");
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        err.contains(&format!("drew the first 3 of {} steps", names.len())),
+        "{err}"
+    );
+}
+
+/// `render steps --timeout 1` ends near its deadline (issue 10): the reasons worked out after
+/// the search stop at the deadline, and the pictures are capped (--max-steps, default 60). A
+/// proof by contradiction of forum-hardest line 358 records about 2,000 steps: before, the
+/// command took 4 to 11 s here.
+#[test]
+fn render_steps_ends_near_its_timeout() {
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/forum-hardest-1106.txt"),
+    )
+    .unwrap();
+    let puzzle = &text.lines().nth(357).unwrap()[..81];
+    let d = tmp("steps-timeout");
+    let start = std::time::Instant::now();
+    hdp()
+        .args(["render", "steps", puzzle, "--proof", "contradiction"])
+        .args(["--timeout", "1", "-o"])
+        .arg(d.join("steps"))
+        .output()
+        .unwrap();
+    let elapsed = start.elapsed().as_secs_f64();
+    assert!(elapsed < 3.0, "{elapsed:.2} s for --timeout 1");
 }
 
 #[test]
