@@ -470,8 +470,10 @@ fn run_index(a: &ReportArgs, index: &str, options: &Options) -> anyhow::Result<i
              (--max-reports).",
             a.max_reports
         );
-        notes.push(note.clone());
-        error(format_args!("{note}"));
+        if !super::output::quiet() {
+            super::output::stderr_line(format_args!("hdp: {note}"));
+        }
+        notes.push(note);
     }
     let title = a.title.clone().unwrap_or_else(|| match index {
         "-" => "collection".into(),
