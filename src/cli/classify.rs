@@ -13,7 +13,7 @@
 //! exits at once. A write error (a closed pipe) stops the hand-out the same way and ends the run.
 
 use super::input::{Puzzles, ReadArgs, ReadError, WhenEmpty};
-use super::output::{plain_text, Tsv};
+use super::output::{plain_text, tsv_header};
 use super::{EngineArgs, EXIT_OK, EXIT_PUZZLE};
 use clap::{Args, ValueEnum};
 use hdp::classify::{classify, ClassifyOptions, Level};
@@ -595,7 +595,7 @@ fn write_records(
     };
     if !a.summary_only && a.format == RecordFormat::Tsv {
         let template = empty_record(0, &a.engine.classify_options(a.te));
-        out.write_all(&Tsv::header(&template)?)
+        out.write_all(&tsv_header(&template)?)
             .and_then(|()| out.flush())
             .map_err(stop_on_error)?;
     }
@@ -659,7 +659,7 @@ fn write_records(
                     written += 1;
                     if !a.summary_only {
                         match a.format {
-                            RecordFormat::Tsv => Tsv::write(out, &r.into_plain()),
+                            RecordFormat::Tsv => out.tsv_record(&r.into_plain()),
                             RecordFormat::Jsonl => out.json_line(&JsonRecord {
                                 schema: super::output::SCHEMA,
                                 source: &source,
@@ -716,6 +716,7 @@ fn count_lines(path: &str) -> u64 {
 
 #[cfg(test)]
 mod tests {
+    use super::super::output::{tsv_line, SCHEMA};
     use super::*;
     use serde::de::{Deserializer, IgnoredAny, MapAccess, Visitor};
 
@@ -743,9 +744,9 @@ mod tests {
     #[test]
     fn the_tsv_header_is_the_json_keys_after_schema_and_source() {
         let record = empty_record(7, &ClassifyOptions::default());
-        let header = String::from_utf8(Tsv::header(&record).unwrap()).unwrap();
+        let header = String::from_utf8(tsv_header(&record).unwrap()).unwrap();
         let json = serde_json::to_string(&JsonRecord {
-            schema: super::super::output::SCHEMA,
+            schema: SCHEMA,
             source: "-",
             record: &record,
         })
@@ -770,7 +771,7 @@ mod tests {
         record.error = Some("line 3, column 1: unexpected character '\"'".into());
         record.level = Some(Level::Hard);
         record.limit = Some(Limit::Budget);
-        let out = Tsv::line(&record.into_plain()).unwrap();
+        let out = tsv_line(&record.into_plain()).unwrap();
         let text = String::from_utf8(out).unwrap();
         assert_eq!(text.matches('\n').count(), 1, "{text:?}");
         assert!(!text.contains(['\0', '\r', '\u{1b}', '\u{85}']), "{text:?}");

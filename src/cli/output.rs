@@ -99,47 +99,45 @@ impl Output {
     pub fn error_record(&mut self, source: &str, line: usize, error: &str) -> io::Result<()> {
         self.record(source, line, &ErrorBody { error })
     }
+
+    /// One TSV record, as one line ([`tsv_line`]).
+    pub fn tsv_record<T: Serialize>(&mut self, record: &T) -> io::Result<()> {
+        self.write_all(&tsv_line(record)?)
+    }
 }
 
-/// TSV records written through the `csv` crate (tab-delimited, quoted only where a field holds a
-/// `"`): the header is the field names of the record struct, so the columns and their JSON keys
-/// cannot drift apart. Fields are expected to be one line of text already (see [`plain_text`]).
-pub struct Tsv;
+// TSV records are written through the `csv` crate (tab-delimited, quoted only where a field
+// holds a `"`), the header made of the field names of the record struct, so that the columns and
+// their JSON keys cannot drift apart. Fields are expected to be one line of text already (see
+// [`plain_text`]).
 
-impl Tsv {
-    fn writer(header: bool) -> csv::Writer<Vec<u8>> {
-        csv::WriterBuilder::new()
-            .delimiter(b'\t')
-            .quote_style(csv::QuoteStyle::Necessary)
-            .has_headers(header)
-            .buffer_capacity(1024)
-            .from_writer(Vec::with_capacity(1024))
-    }
+fn tsv_writer(header: bool) -> csv::Writer<Vec<u8>> {
+    csv::WriterBuilder::new()
+        .delimiter(b'\t')
+        .quote_style(csv::QuoteStyle::Necessary)
+        .has_headers(header)
+        .buffer_capacity(1024)
+        .from_writer(Vec::with_capacity(1024))
+}
 
-    /// The header line (with its line break) of records like `template`: its field names.
-    pub fn header<T: Serialize>(template: &T) -> io::Result<Vec<u8>> {
-        let mut csv = Tsv::writer(true);
-        csv.serialize(template)?;
-        let mut bytes = csv.into_inner().map_err(|e| e.into_error())?;
-        let end = bytes
-            .iter()
-            .position(|&b| b == b'\n')
-            .map_or(bytes.len(), |i| i + 1);
-        bytes.truncate(end);
-        Ok(bytes)
-    }
+/// The TSV header line (with its line break) of records like `template`: its field names.
+pub fn tsv_header<T: Serialize>(template: &T) -> io::Result<Vec<u8>> {
+    let mut csv = tsv_writer(true);
+    csv.serialize(template)?;
+    let mut bytes = csv.into_inner().map_err(|e| e.into_error())?;
+    let end = bytes
+        .iter()
+        .position(|&b| b == b'\n')
+        .map_or(bytes.len(), |i| i + 1);
+    bytes.truncate(end);
+    Ok(bytes)
+}
 
-    /// One record as a line (with its line break).
-    pub fn line<T: Serialize>(record: &T) -> io::Result<Vec<u8>> {
-        let mut csv = Tsv::writer(false);
-        csv.serialize(record)?;
-        csv.into_inner().map_err(|e| e.into_error())
-    }
-
-    /// Writes one record, as one line, to `out`.
-    pub fn write<T: Serialize>(out: &mut Output, record: &T) -> io::Result<()> {
-        out.write_all(&Tsv::line(record)?)
-    }
+/// One TSV record as a line (with its line break).
+pub fn tsv_line<T: Serialize>(record: &T) -> io::Result<Vec<u8>> {
+    let mut csv = tsv_writer(false);
+    csv.serialize(record)?;
+    csv.into_inner().map_err(|e| e.into_error())
 }
 
 /// A text field made one line of plain text for TSV: tabs and line breaks become spaces, other
