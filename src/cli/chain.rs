@@ -152,6 +152,16 @@ pub fn run(a: &ChainArgs, out: &mut Output) -> anyhow::Result<i32> {
         options.budget.deadline = a.engine.deadline();
         let analysis = Analysis::run_from(&p.grid, &given, &options);
         if let Some(problem) = status_problem(&analysis.status) {
+            // With a context, "no solution" is the context's doing as much as the puzzle's.
+            let problem = match (&analysis.status, a.given.as_deref()) {
+                (Status::NoSolution, Some(text)) if !given.is_empty() => {
+                    format!(
+                        "the puzzle has no solution with --given \"{}\"",
+                        text.trim()
+                    )
+                }
+                _ => problem,
+            };
             error(format_args!("{source} line {}: {problem}", p.line));
             code = EXIT_PUZZLE;
         }

@@ -13,6 +13,7 @@
 //! exits at once. A write error (a closed pipe) stops the hand-out the same way and ends the run.
 
 use super::input::{Puzzles, ReadArgs, ReadError, WhenEmpty};
+use super::output::{plain_text, tsv_header};
 use super::{EngineArgs, EXIT_OK, EXIT_PUZZLE};
 use clap::{Args, ValueEnum};
 use hdp::classify::{classify, ClassifyOptions, Level};
@@ -136,99 +137,68 @@ fn parse_shard(s: &str) -> Result<(usize, usize), String> {
     Ok((i, n))
 }
 
-/// One output record; the field names are the documented column and key names.
+/// One output record: its fields, in order, are the TSV columns (the header is their names) and
+/// the JSON Lines keys after `schema` and `source` ([`JsonRecord`]).
 #[derive(Debug, Serialize)]
 pub struct Record {
-    /// The version of the JSON Lines schema (JSON only).
-    #[serde(rename = "schema")]
-    pub schema: u32,
-    /// Where the puzzle came from: a file name, `-`, or `argument N` (JSON only).
-    pub source: String,
+    /// The puzzle's 1-based line within its source.
     pub line: usize,
+    /// The puzzle, 81 characters (for a bad line, its first 81 characters).
     pub puzzle: String,
+    /// The label: the line's comment, or a table's other columns.
     pub label: String,
+    /// 0, 1, or 2 for two or more; empty when a limit stopped the solver.
     pub solutions: Option<u8>,
+    /// The level, from `depth_pairs`.
     pub level: Option<Level>,
+    /// The depth with cell pairs (constraint pairs where none is left).
     pub depth_pairs: Option<u8>,
+    /// The nesting levels where constraint pairs decided something, comma-separated.
     pub constraint_levels: String,
+    /// The branch tests of the level run.
     pub pairs_tests: u64,
+    /// The depth with the configured decisions.
     pub depth: Option<u8>,
+    /// The configured decisions.
     pub decisions: String,
+    /// The propagation profile.
     pub profile: String,
+    /// The schedule.
     pub schedule: String,
+    /// The branch tests of the `depth` run.
     pub tests: u64,
+    /// The hypotheses (tests at depth 2 or more) of the `depth` run.
     pub hypotheses: u64,
+    /// The facts of the `depth` run.
     pub facts: u64,
+    /// The limit that stopped the analysis, if one did.
     pub limit: Option<Limit>,
+    /// Microseconds spent (left out by `--no-timing`).
     pub micros: Option<u64>,
+    /// Why the line has no level: it did not parse, or the puzzle has no unique solution.
     pub error: Option<String>,
 }
 
-const COLUMNS: [&str; 18] = [
-    "line",
-    "puzzle",
-    "label",
-    "solutions",
-    "level",
-    "depth_pairs",
-    "constraint_levels",
-    "pairs_tests",
-    "depth",
-    "decisions",
-    "profile",
-    "schedule",
-    "tests",
-    "hypotheses",
-    "facts",
-    "limit",
-    "micros",
-    "error",
-];
-
-fn opt<T: ToString>(v: &Option<T>) -> String {
-    v.as_ref().map(|x| x.to_string()).unwrap_or_default()
-}
-
-/// A TSV field: tabs and line breaks become spaces, other control characters (NUL, ESC, DEL,
-/// C1) are written as `\xNN` / `\u{NNNN}`, so that a record is one line of plain text.
-fn tsv_field(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '\t' | '\n' | '\r' => out.push(' '),
-            c if (c as u32) < 0x100 && c.is_control() => {
-                out.push_str(&format!("\\x{:02x}", c as u32))
-            }
-            c if c.is_control() => out.push_str(&format!("\\u{{{:04x}}}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out
+/// A JSON Lines record: the JSON-only `schema` and `source`, then the fields of [`Record`].
+#[derive(Serialize)]
+pub struct JsonRecord<'a> {
+    /// The version of the JSON Lines schema.
+    pub schema: u32,
+    /// Where the puzzle came from: a file name, `-`, or `argument N`.
+    pub source: &'a str,
+    /// The fields shared with TSV.
+    #[serde(flatten)]
+    pub record: &'a Record,
 }
 
 impl Record {
-    fn tsv(&self) -> String {
-        [
-            self.line.to_string(),
-            tsv_field(&self.puzzle),
-            tsv_field(&self.label),
-            opt(&self.solutions),
-            opt(&self.level),
-            opt(&self.depth_pairs),
-            self.constraint_levels.clone(),
-            self.pairs_tests.to_string(),
-            opt(&self.depth),
-            self.decisions.clone(),
-            self.profile.clone(),
-            self.schedule.clone(),
-            self.tests.to_string(),
-            self.hypotheses.to_string(),
-            self.facts.to_string(),
-            self.limit.map(|l| l.name().to_string()).unwrap_or_default(),
-            opt(&self.micros),
-            tsv_field(self.error.as_deref().unwrap_or("")),
-        ]
-        .join("\t")
+    /// The record with its text fields made one line of plain text, for TSV.
+    fn into_plain(mut self) -> Record {
+        for field in [&mut self.puzzle, &mut self.label] {
+            *field = plain_text(field);
+        }
+        self.error = self.error.map(|e| plain_text(&e));
+        self
     }
 }
 
@@ -251,18 +221,20 @@ enum Work {
 
 /// What comes back, in the slot of its item.
 enum Done {
-    /// A record, with the stderr message of a bad line.
-    Record(Box<Record>, Option<String>),
+    /// A record, with its source and the stderr message of a bad line.
+    Record {
+        source: String,
+        record: Box<Record>,
+        message: Option<String>,
+    },
     /// An input that could not be read (reported in its place).
     InputError(String),
     /// Dropped after an interruption.
     Dropped,
 }
 
-fn empty_record(source: String, line: usize, options: &ClassifyOptions) -> Record {
+fn empty_record(line: usize, options: &ClassifyOptions) -> Record {
     Record {
-        schema: super::output::SCHEMA,
-        source,
         line,
         puzzle: String::new(),
         label: String::new(),
@@ -290,10 +262,15 @@ fn finish(work: Work, options: &ClassifyOptions, timeout: Option<f64>) -> Done {
         Work::Bad { source, error, .. } => Some(format!("{source}: {error}")),
         Work::Puzzle { .. } => None,
     };
-    Done::Record(Box::new(classify_one(work, options, timeout)), message)
+    let (source, record) = classify_one(work, options, timeout);
+    Done::Record {
+        source,
+        record: Box::new(record),
+        message,
+    }
 }
 
-fn classify_one(work: Work, options: &ClassifyOptions, timeout: Option<f64>) -> Record {
+fn classify_one(work: Work, options: &ClassifyOptions, timeout: Option<f64>) -> (String, Record) {
     let (source, line, puzzle) = match work {
         Work::Bad {
             source,
@@ -301,10 +278,10 @@ fn classify_one(work: Work, options: &ClassifyOptions, timeout: Option<f64>) -> 
             raw,
             error,
         } => {
-            let mut record = empty_record(source, line, options);
+            let mut record = empty_record(line, options);
             record.puzzle = raw;
             record.error = Some(error.to_string());
-            return record;
+            return (source, record);
         }
         Work::Puzzle {
             source,
@@ -312,7 +289,7 @@ fn classify_one(work: Work, options: &ClassifyOptions, timeout: Option<f64>) -> 
             puzzle,
         } => (source, line, puzzle),
     };
-    let mut record = empty_record(source, line, options);
+    let mut record = empty_record(line, options);
     let mut opts = *options;
     record.puzzle = puzzle.grid.to_line();
     record.label = puzzle.label.unwrap_or_default();
@@ -344,7 +321,7 @@ fn classify_one(work: Work, options: &ClassifyOptions, timeout: Option<f64>) -> 
         2 => record.error = Some("several solutions".into()),
         _ => {}
     }
-    record
+    (source, record)
 }
 
 #[derive(Default)]
@@ -617,7 +594,8 @@ fn write_records(
         e
     };
     if !a.summary_only && a.format == RecordFormat::Tsv {
-        writeln!(out, "{}", COLUMNS.join("\t"))
+        let template = empty_record(0, &a.engine.classify_options(a.te));
+        out.write_all(&tsv_header(&template)?)
             .and_then(|()| out.flush())
             .map_err(stop_on_error)?;
     }
@@ -662,7 +640,11 @@ fn write_records(
                     bar.suspend(|| super::output::error(format_args!("{e}")));
                     code = code.max(super::EXIT_USAGE);
                 }
-                Done::Record(mut r, message) => {
+                Done::Record {
+                    source,
+                    record: mut r,
+                    message,
+                } => {
                     if a.no_timing {
                         r.micros = None;
                     }
@@ -676,11 +658,15 @@ fn write_records(
                     bar.inc(1);
                     written += 1;
                     if !a.summary_only {
-                        let line = match a.format {
-                            RecordFormat::Tsv => r.tsv(),
-                            RecordFormat::Jsonl => serde_json::to_string(&r)?,
-                        };
-                        writeln!(out, "{line}").map_err(stop_on_error)?;
+                        match a.format {
+                            RecordFormat::Tsv => out.tsv_record(&r.into_plain()),
+                            RecordFormat::Jsonl => out.json_line(&JsonRecord {
+                                schema: super::output::SCHEMA,
+                                source: &source,
+                                record: &r,
+                            }),
+                        }
+                        .map_err(stop_on_error)?;
                     }
                 }
             }
@@ -725,5 +711,80 @@ fn count_lines(path: &str) -> u64 {
         n += chunk.iter().filter(|&&c| c == b'\n').count() as u64;
         let len = chunk.len();
         r.consume(len);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::output::{tsv_line, SCHEMA};
+    use super::*;
+    use serde::de::{Deserializer, IgnoredAny, MapAccess, Visitor};
+
+    /// The keys of a JSON object, in order.
+    fn keys(json: &str) -> Vec<String> {
+        struct Keys;
+        impl<'de> Visitor<'de> for Keys {
+            type Value = Vec<String>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Vec<String>, A::Error> {
+                let mut keys = Vec::new();
+                while let Some((k, IgnoredAny)) = map.next_entry::<String, IgnoredAny>()? {
+                    keys.push(k);
+                }
+                Ok(keys)
+            }
+        }
+        serde_json::Deserializer::from_str(json)
+            .deserialize_map(Keys)
+            .unwrap()
+    }
+
+    #[test]
+    fn the_tsv_header_is_the_json_keys_after_schema_and_source() {
+        let record = empty_record(7, &ClassifyOptions::default());
+        let header = String::from_utf8(tsv_header(&record).unwrap()).unwrap();
+        let json = serde_json::to_string(&JsonRecord {
+            schema: SCHEMA,
+            source: "-",
+            record: &record,
+        })
+        .unwrap();
+        let keys = keys(&json);
+        assert_eq!(keys[..2], ["schema", "source"]);
+        let columns: Vec<&str> = header.strip_suffix('\n').unwrap().split('\t').collect();
+        assert_eq!(columns, keys[2..]);
+        assert_eq!(
+            columns.join(" "),
+            "line puzzle label solutions level depth_pairs constraint_levels pairs_tests depth \
+             decisions profile schedule tests hypotheses facts limit micros error",
+            "the documented columns (README)"
+        );
+    }
+
+    #[test]
+    fn a_tsv_record_is_one_line_that_a_csv_reader_reads_back() {
+        let mut record = empty_record(3, &ClassifyOptions::default());
+        record.puzzle = "\"12\t3\n".into();
+        record.label = "a\tb\r\nc\0d \"q\" \u{1b}[31m\u{85}".into();
+        record.error = Some("line 3, column 1: unexpected character '\"'".into());
+        record.level = Some(Level::Hard);
+        record.limit = Some(Limit::Budget);
+        let out = tsv_line(&record.into_plain()).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert_eq!(text.matches('\n').count(), 1, "{text:?}");
+        assert!(!text.contains(['\0', '\r', '\u{1b}', '\u{85}']), "{text:?}");
+        let mut reader = csv::ReaderBuilder::new()
+            .delimiter(b'\t')
+            .has_headers(false)
+            .from_reader(text.as_bytes());
+        let row = reader.records().next().unwrap().unwrap();
+        assert_eq!(row.len(), 18);
+        assert_eq!(&row[1], "\"12 3 ");
+        assert_eq!(&row[2], "a b  c\\x00d \"q\" \\x1b[31m\\x85");
+        assert_eq!(&row[4], "hard");
+        assert_eq!(&row[15], "budget");
+        assert_eq!(&row[17], "line 3, column 1: unexpected character '\"'");
     }
 }

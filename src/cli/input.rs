@@ -78,6 +78,9 @@ pub struct Read1 {
     pub raw: String,
     /// The puzzle or its error.
     pub puzzle: Result<Puzzle, ReadError>,
+    /// A table row's first non-empty field other than the puzzle, as it is: the name
+    /// `report --index` gives the puzzle (the label joins every other field).
+    pub title: Option<String>,
 }
 
 impl Read1 {
@@ -133,19 +136,48 @@ impl InputArgs {
 
 type Source = Box<dyn BufRead + Send>;
 
+/// An input read a line at a time: each line cut at [`MAX_LINE`] bytes, read lossily as UTF-8,
+/// without a byte-order mark or its line break, and numbered.
+struct LineReader {
+    r: Source,
+    line_no: usize,
+    buf: Vec<u8>,
+}
+
+impl LineReader {
+    fn new(r: Source) -> LineReader {
+        LineReader {
+            r,
+            line_no: 0,
+            buf: Vec::new(),
+        }
+    }
+
+    /// The next line and its 1-based number; `None` at the end of the input.
+    fn next_line(&mut self) -> std::io::Result<Option<(usize, String)>> {
+        self.buf.clear();
+        if !read_capped_line(self.r.as_mut(), &mut self.buf, MAX_LINE)? {
+            return Ok(None);
+        }
+        self.line_no += 1;
+        let text = String::from_utf8_lossy(&self.buf);
+        let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+        Ok(Some((
+            self.line_no,
+            text.trim_end_matches(['\r', '\n']).to_string(),
+        )))
+    }
+}
+
 enum Reader {
-    Lines {
-        r: Source,
-        line_no: usize,
-    },
+    Lines(LineReader),
     Table {
         r: Box<csv::Reader<Source>>,
         table: Table,
         skip_header: bool,
     },
     Grids {
-        r: Source,
-        line_no: usize,
+        lines: LineReader,
         grids: GridReader,
     },
     Buffered(std::vec::IntoIter<Result<Puzzle, ParseError>>),
@@ -188,10 +220,16 @@ impl Puzzles {
             line: 0,
             raw: String::new(),
             puzzle: Err(ReadError::Input(message)),
+            title: None,
         }
     }
 
-    /// Opens the next input: its name and reader, or the error item.
+    /// The current input failed while being read: it ends, with its error item.
+    fn input_failed(&mut self, message: String) -> Read1 {
+        self.current = None;
+        self.input_error(message)
+    }
+
     /// Opens the next input: its name and reader, or the message of the input error.
     fn open(&mut self, index: usize, input: &str) -> Result<(String, Reader), String> {
         let (source, mut r, format): (String, Source, InputFormat) = if input == "-" {
@@ -245,7 +283,7 @@ impl Puzzles {
         };
         let r: Source = Box::new(BufReader::new(Cursor::new(head).chain(r)));
         let reader = match layout {
-            Layout::Lines => Reader::Lines { r, line_no: 0 },
+            Layout::Lines => Reader::Lines(LineReader::new(r)),
             Layout::Table(table) => {
                 let csv = csv::ReaderBuilder::new()
                     .delimiter(table.delimiter)
@@ -262,8 +300,7 @@ impl Puzzles {
             }
             Layout::Whole(f @ (InputFormat::Grid | InputFormat::Ss | InputFormat::Sdk)) => {
                 Reader::Grids {
-                    r,
-                    line_no: 0,
+                    lines: LineReader::new(r),
                     grids: GridReader::new(f == InputFormat::Sdk),
                 }
             }
@@ -292,36 +329,28 @@ impl Puzzles {
             line,
             raw: raw.chars().take(81).collect(),
             puzzle: puzzle.map_err(ReadError::Parse),
+            title: None,
         };
         match reader {
-            Reader::Lines { r, line_no } => {
-                let mut buf = Vec::new();
-                loop {
-                    buf.clear();
-                    match read_capped_line(r.as_mut(), &mut buf, MAX_LINE) {
-                        Ok(false) => return None,
-                        Ok(true) => {}
-                        Err(e) => {
-                            let message = format!("cannot read {source}: {e}");
-                            self.current = None;
-                            return Some(self.input_error(message));
-                        }
+            Reader::Lines(lines) => loop {
+                let (line_no, text) = match lines.next_line() {
+                    Ok(Some(line)) => line,
+                    Ok(None) => return None,
+                    Err(e) => {
+                        let message = format!("cannot read {source}: {e}");
+                        return Some(self.input_failed(message));
                     }
-                    *line_no += 1;
-                    let text = String::from_utf8_lossy(&buf);
-                    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
-                    let text = text.trim_end_matches(['\r', '\n']);
-                    let t = text.trim_start();
-                    if t.is_empty() || t.starts_with('#') {
-                        continue;
-                    }
-                    return Some(item(
-                        *line_no,
-                        text,
-                        hdp::format::parse_line(text, *line_no),
-                    ));
+                };
+                let t = text.trim_start();
+                if t.is_empty() || t.starts_with('#') {
+                    continue;
                 }
-            }
+                return Some(item(
+                    line_no,
+                    &text,
+                    hdp::format::parse_line(&text, line_no),
+                ));
+            },
             Reader::Table {
                 r,
                 table,
@@ -334,8 +363,7 @@ impl Puzzles {
                         Ok(true) => {}
                         Err(e) => {
                             let message = format!("cannot read {source}: {e}");
-                            self.current = None;
-                            return Some(self.input_error(message));
+                            return Some(self.input_failed(message));
                         }
                     }
                     let line = record.position().map_or(0, |p| p.line() as usize);
@@ -350,36 +378,36 @@ impl Puzzles {
                         continue;
                     }
                     let raw = fields.get(table.column).copied().unwrap_or("");
-                    return Some(item(line, raw, table.puzzle(&fields, line)));
+                    let title = fields
+                        .iter()
+                        .enumerate()
+                        .map(|(k, f)| (k, f.trim()))
+                        .find(|&(k, f)| k != table.column && !f.is_empty())
+                        .map(|(_, f)| f.to_string());
+                    return Some(Read1 {
+                        title,
+                        ..item(line, raw, table.puzzle(&fields, line))
+                    });
                 }
             }
-            Reader::Grids { r, line_no, grids } => {
-                let mut buf = Vec::new();
-                loop {
-                    buf.clear();
-                    match read_capped_line(r.as_mut(), &mut buf, MAX_LINE) {
-                        Ok(false) => {
-                            let p = grids.end()?;
-                            return Some(item(*line_no, "", p));
-                        }
-                        Ok(true) => {}
-                        Err(e) => {
-                            let message = format!("cannot read {source}: {e}");
-                            self.current = None;
-                            return Some(self.input_error(message));
-                        }
+            Reader::Grids { lines, grids } => loop {
+                let (line_no, text) = match lines.next_line() {
+                    Ok(Some(line)) => line,
+                    Ok(None) => {
+                        let p = grids.end()?;
+                        return Some(item(lines.line_no, "", p));
                     }
-                    *line_no += 1;
-                    let text = String::from_utf8_lossy(&buf);
-                    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
-                    let text = text.trim_end_matches(['\r', '\n']);
-                    if let Some(p) = grids.push(*line_no, text) {
-                        let line = p.as_ref().map_or_else(|e| e.line, |p| p.line);
-                        let raw = p.as_ref().map(|p| p.grid.to_line()).unwrap_or_default();
-                        return Some(item(line, &raw, p));
+                    Err(e) => {
+                        let message = format!("cannot read {source}: {e}");
+                        return Some(self.input_failed(message));
                     }
+                };
+                if let Some(p) = grids.push(line_no, &text) {
+                    let line = p.as_ref().map_or_else(|e| e.line, |p| p.line);
+                    let raw = p.as_ref().map(|p| p.grid.to_line()).unwrap_or_default();
+                    return Some(item(line, &raw, p));
                 }
-            }
+            },
             Reader::Buffered(it) => {
                 let p = it.next()?;
                 let line = match &p {
@@ -416,6 +444,7 @@ impl Iterator for Puzzles {
                                 1,
                                 hdp::ParseErrorKind::Empty,
                             ))),
+                            title: None,
                         });
                     }
                 }

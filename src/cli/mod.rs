@@ -288,6 +288,7 @@ impl Cli {
             Some(Command::Solve(a)) => (vec!["solve"], a.check()),
             Some(Command::Propagate(a)) => (vec!["propagate"], a.check()),
             Some(Command::Render(a)) => (vec!["render", a.what.name()], a.check(given)),
+            Some(Command::Report(a)) => (vec!["report"], a.check(given)),
             _ => (vec![], Ok(())),
         };
         result.map_err(|msg| (path, msg))

@@ -86,7 +86,12 @@ impl Output {
             source,
             body,
         };
-        serde_json::to_writer(&mut *self, &record).map_err(|e| mark(io::Error::from(e)))?;
+        self.json_line(&record)
+    }
+
+    /// Any value as one line of JSON.
+    pub fn json_line<T: Serialize>(&mut self, value: &T) -> io::Result<()> {
+        serde_json::to_writer(&mut *self, value).map_err(|e| mark(io::Error::from(e)))?;
         self.write_all(b"\n")
     }
 
@@ -94,6 +99,63 @@ impl Output {
     pub fn error_record(&mut self, source: &str, line: usize, error: &str) -> io::Result<()> {
         self.record(source, line, &ErrorBody { error })
     }
+
+    /// One TSV record, as one line ([`tsv_line`]).
+    pub fn tsv_record<T: Serialize>(&mut self, record: &T) -> io::Result<()> {
+        self.write_all(&tsv_line(record)?)
+    }
+}
+
+// TSV records are written through the `csv` crate (tab-delimited, quoted only where a field
+// holds a `"`), the header made of the field names of the record struct, so that the columns and
+// their JSON keys cannot drift apart. Fields are expected to be one line of text already (see
+// [`plain_text`]).
+
+fn tsv_writer(header: bool) -> csv::Writer<Vec<u8>> {
+    csv::WriterBuilder::new()
+        .delimiter(b'\t')
+        .quote_style(csv::QuoteStyle::Necessary)
+        .has_headers(header)
+        .buffer_capacity(1024)
+        .from_writer(Vec::with_capacity(1024))
+}
+
+/// The TSV header line (with its line break) of records like `template`: its field names.
+pub fn tsv_header<T: Serialize>(template: &T) -> io::Result<Vec<u8>> {
+    let mut csv = tsv_writer(true);
+    csv.serialize(template)?;
+    let mut bytes = csv.into_inner().map_err(|e| e.into_error())?;
+    let end = bytes
+        .iter()
+        .position(|&b| b == b'\n')
+        .map_or(bytes.len(), |i| i + 1);
+    bytes.truncate(end);
+    Ok(bytes)
+}
+
+/// One TSV record as a line (with its line break).
+pub fn tsv_line<T: Serialize>(record: &T) -> io::Result<Vec<u8>> {
+    let mut csv = tsv_writer(false);
+    csv.serialize(record)?;
+    csv.into_inner().map_err(|e| e.into_error())
+}
+
+/// A text field made one line of plain text for TSV: tabs and line breaks become spaces, other
+/// control characters (NUL, ESC, DEL, C1) are written `\xNN`.
+pub fn plain_text(s: &str) -> String {
+    if !s.chars().any(char::is_control) {
+        return s.to_string();
+    }
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '\t' | '\n' | '\r' => out.push(' '),
+            // `char::is_control` is the category Cc: all below U+00A0.
+            c if c.is_control() => out.push_str(&format!("\\x{:02x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 impl Write for Output {

@@ -1,15 +1,14 @@
 //! `hdp render` (tree, grid and step pictures) and `hdp report` (HTML reports).
 
 use super::chain::Variant;
-use super::input::{Read1, ReadError};
+use super::input::{Puzzles, Read1, ReadError, WhenEmpty};
 use super::output::error;
 use super::{status_problem, EngineArgs, InputArgs, Output, EXIT_OK, EXIT_PUZZLE};
 use clap::{Args, Subcommand};
 use hdp::engine::{Analysis, Budget, Options, PairAnalysis, Recording};
-use hdp::format::{apply_context, parse_line, Puzzle};
-use hdp::render::{
-    grid_svg, index_html, report, steps_svgs, tree_svg, GridStyle, IndexEntry, TreeStyle,
-};
+use hdp::format::{apply_context, Puzzle};
+use hdp::render::steps::{pictures, selected};
+use hdp::render::{grid_svg, index_html, report, tree_svg, GridStyle, IndexEntry, TreeStyle};
 use hdp::study::ReportInput;
 use hdp::tree::pair_analysis_tree;
 use std::io::Write;
@@ -73,6 +72,9 @@ pub enum RenderWhat {
         input: InputArgs,
         #[command(flatten)]
         engine: EngineArgs,
+        /// The most pictures: the first N steps (a note on stderr says how many were left out).
+        #[arg(long, value_name = "N", default_value_t = 60)]
+        max_steps: usize,
         /// Output directory.
         #[arg(short, long, default_value = "steps", value_parser = parse_dir)]
         output: PathBuf,
@@ -95,16 +97,24 @@ pub struct ReportArgs {
     pub input: InputArgs,
     #[command(flatten)]
     pub engine: EngineArgs,
-    /// A collection (one puzzle per line, or TSV with a puzzle column; the first other column
-    /// names it): a report per puzzle and an index page by level.
-    #[arg(long, conflicts_with_all = ["inputs", "input_format"])]
-    pub index: Option<PathBuf>,
+    /// A collection (a file, or - for standard input; any input `hdp classify` reads, a table's
+    /// first other column naming each puzzle): a report per puzzle and an index page by level.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["inputs", "input_format"])]
+    pub index: Option<String>,
     /// Title of the page (single puzzle).
     #[arg(long)]
     pub title: Option<String>,
     /// The most step pictures per report.
     #[arg(long, default_value_t = 60)]
     pub max_steps: usize,
+    /// With --index: the most step pictures of all reports together; later reports list their
+    /// chain lines without pictures, and the index says from which puzzle on.
+    #[arg(long, value_name = "N", default_value_t = 1000)]
+    pub max_total_steps: usize,
+    /// With --index: the most reports; the puzzles after the first N are counted, not analysed,
+    /// and the index says how many were left out.
+    #[arg(long, value_name = "N", default_value_t = 200)]
+    pub max_reports: usize,
     /// Output directory.
     #[arg(short, long, default_value = "report", value_parser = parse_dir)]
     pub output: PathBuf,
@@ -138,6 +148,28 @@ impl RenderArgs {
             ),
             RenderWhat::Tree { variant, .. } => super::check_variant(*variant, given),
             _ => Ok(()),
+        }
+    }
+}
+
+impl ReportArgs {
+    /// Value combinations that would be ignored: the caps of an index without `--index` (clap's
+    /// `requires` is not enforced when INPUT, which conflicts with `--index`, is given).
+    pub fn check(&self, given: &dyn Fn(&str) -> bool) -> Result<(), String> {
+        if self.index.is_some() {
+            return Ok(());
+        }
+        match [
+            ("max_reports", "--max-reports"),
+            ("max_total_steps", "--max-total-steps"),
+        ]
+        .iter()
+        .find(|(id, _)| given(id))
+        {
+            Some((_, flag)) => Err(format!(
+                "{flag} applies to --index (a single report draws at most --max-steps pictures)"
+            )),
+            None => Ok(()),
         }
     }
 }
@@ -271,6 +303,7 @@ pub fn run_render(a: &RenderArgs, out: &mut Output) -> anyhow::Result<i32> {
         RenderWhat::Steps {
             input,
             engine,
+            max_steps,
             output,
         } => {
             let p = match first_puzzle(input)? {
@@ -278,8 +311,16 @@ pub fn run_render(a: &RenderArgs, out: &mut Output) -> anyhow::Result<i32> {
                 Err(code) => return Ok(code),
             };
             let analysis = Analysis::run(&p.grid, &engine.options(hdp::engine::DEFAULT_MAX_DEPTH));
-            for (name, svg) in steps_svgs(&analysis) {
+            let lines = selected(&analysis, false);
+            let drawn = lines.len().min(*max_steps);
+            for (name, svg) in pictures(&analysis, &lines[..drawn]) {
                 write(&output.join(name), &svg)?;
+            }
+            if drawn < lines.len() && !super::output::quiet() {
+                super::output::stderr_line(format_args!(
+                    "hdp: drew the first {drawn} of {} steps (--max-steps {max_steps})",
+                    lines.len()
+                ));
             }
             if let Some(problem) = status_problem(&analysis.status) {
                 error(format_args!(
@@ -314,13 +355,17 @@ fn short_name(source: &str, p: &Puzzle) -> String {
     format!("{start}… ({} givens)", p.grid.solved_count())
 }
 
-fn write_report(dir: &Path, input: &ReportInput, max_steps: usize) -> anyhow::Result<()> {
+/// Writes the report of `input` into `dir`; returns how many step pictures it drew.
+fn write_report(dir: &Path, input: &ReportInput, max_steps: usize) -> anyhow::Result<usize> {
     let r = report(input, max_steps)?;
     write(&dir.join("index.html"), &r.index_html)?;
     for (name, content) in &r.files {
         write(&dir.join(name), content)?;
     }
-    Ok(())
+    Ok(r.files
+        .iter()
+        .filter(|(name, _)| name.starts_with("steps/"))
+        .count())
 }
 
 /// A name usable as a directory: letters, digits and dashes.
@@ -352,42 +397,6 @@ fn slug(name: &str) -> String {
 
 /// The longest folder name `report --index` derives from a label.
 const SLUG_MAX: usize = 64;
-
-/// Puzzles of a collection file: 81-character lines, or TSV rows with a puzzle column (the first
-/// other column names the puzzle); header rows are skipped.
-fn collection(text: &str) -> Vec<(usize, String, Result<Puzzle, hdp::ParseError>)> {
-    let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let n = i + 1;
-        if line.trim().is_empty() || line.trim_start().starts_with('#') {
-            continue;
-        }
-        let fields: Vec<&str> = line.split('\t').collect();
-        let puzzle_field = fields.iter().position(|f| f.trim().chars().count() == 81);
-        match (fields.len() > 1, puzzle_field) {
-            (true, Some(k)) => {
-                let name = fields
-                    .iter()
-                    .enumerate()
-                    .find(|(j, f)| *j != k && !f.trim().is_empty())
-                    .map(|(_, f)| f.trim().to_string());
-                let p = parse_line(fields[k], n);
-                out.push((n, name.unwrap_or_else(|| format!("line {n}")), p));
-            }
-            (true, None) => continue, // a header
-            _ => {
-                let p = parse_line(line, n);
-                let name = p
-                    .as_ref()
-                    .ok()
-                    .and_then(|p| p.label.clone())
-                    .unwrap_or_else(|| format!("line {n}"));
-                out.push((n, name, p));
-            }
-        }
-    }
-    out
-}
 
 /// Why a report's puzzle makes the exit code 1: no or several solutions, or not solved by the
 /// deepest variant; `None` when solved.
@@ -425,20 +434,43 @@ pub fn run_report(a: &ReportArgs, _out: &mut Output) -> anyhow::Result<i32> {
             }
         });
     };
-    let text = std::fs::read_to_string(index)
-        .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", index.display()))?;
+    run_index(a, index, &options)
+}
+
+/// `report --index FILE`: a report per puzzle of the collection (the first `--max-reports`) and
+/// an index page by level; step pictures stop at `--max-total-steps`, with a note on the index.
+fn run_index(a: &ReportArgs, index: &str, options: &Options) -> anyhow::Result<i32> {
     let mut entries = Vec::new();
+    let mut notes = Vec::new();
     let mut code = EXIT_OK;
     let mut used = std::collections::BTreeSet::new();
-    for (n, name, p) in collection(&text) {
-        let p = match p {
+    let (mut steps_left, mut left_out) = (a.max_total_steps, 0usize);
+    // The report that used up --max-total-steps, and how many reports there were then.
+    let mut used_up: Option<(String, usize)> = None;
+    let mut puzzles = Puzzles::new(vec![index.to_string()], &a.input.read, WhenEmpty::Nothing);
+    for r in &mut puzzles {
+        let (source, title) = (r.source.clone(), r.title.clone());
+        let p = match r.puzzle {
             Ok(p) => p,
+            // An index that cannot be opened writes nothing.
+            Err(ReadError::Input(e)) if entries.is_empty() => return Err(anyhow::anyhow!(e)),
             Err(e) => {
-                error(format_args!("{}: {e}", index.display()));
-                code = EXIT_PUZZLE;
+                match e {
+                    ReadError::Parse(e) => error(format_args!("{source}: {e}")),
+                    ReadError::Input(e) => error(format_args!("{e}")),
+                }
+                code = code.max(EXIT_PUZZLE);
                 continue;
             }
         };
+        if entries.len() >= a.max_reports {
+            left_out += 1;
+            continue;
+        }
+        let n = p.line;
+        let name = title
+            .or_else(|| p.label.clone())
+            .unwrap_or_else(|| format!("line {n}"));
         let mut dir = slug(&name);
         if !used.insert(dir.clone()) {
             dir = format!("{dir}-{n}");
@@ -450,22 +482,24 @@ pub fn run_report(a: &ReportArgs, _out: &mut Output) -> anyhow::Result<i32> {
                 deadline: a.engine.deadline(),
                 ..options.budget
             },
-            ..options
+            ..*options
         };
         let input = ReportInput::analyse(&name, &p.grid, &options);
         let c = input.classification.as_ref();
-        write_report(&a.output.join(&dir), &input, a.max_steps)?;
+        let max_steps = a.max_steps.min(steps_left);
+        let drawn = write_report(&a.output.join(&dir), &input, max_steps)?;
+        if steps_left > 0 && drawn == steps_left {
+            used_up = Some((name.clone(), entries.len() + 1));
+        }
+        steps_left -= drawn;
         if let Some(problem) = report_problem(&input) {
             let named = if name == format!("line {n}") {
                 String::new()
             } else {
                 format!(" ({name})")
             };
-            error(format_args!(
-                "{} line {n}{named}: {problem}",
-                index.display()
-            ));
-            code = EXIT_PUZZLE;
+            error(format_args!("{source} line {n}{named}: {problem}"));
+            code = code.max(EXIT_PUZZLE);
         }
         entries.push(IndexEntry {
             name,
@@ -479,11 +513,34 @@ pub fn run_report(a: &ReportArgs, _out: &mut Output) -> anyhow::Result<i32> {
             link: format!("{dir}/index.html"),
         });
     }
-    let title = a.title.clone().unwrap_or_else(|| {
-        index
+    if let Some((name, reports)) = used_up.filter(|&(_, n)| n < entries.len()) {
+        notes.push(format!(
+            "Step pictures stop at {} in all (--max-total-steps), reached with {name}: the {} \
+             later reports list their chain lines without pictures.",
+            a.max_total_steps,
+            entries.len() - reports
+        ));
+    }
+    if left_out > 0 {
+        let note = format!(
+            "{left_out} more puzzles of {index} were not reported: at most {} reports \
+             (--max-reports).",
+            a.max_reports
+        );
+        if !super::output::quiet() {
+            super::output::stderr_line(format_args!("hdp: {note}"));
+        }
+        notes.push(note);
+    }
+    let title = a.title.clone().unwrap_or_else(|| match index {
+        "-" => "collection".into(),
+        _ => Path::new(index)
             .file_name()
-            .map_or("collection".into(), |f| f.to_string_lossy().into_owned())
+            .map_or("collection".into(), |f| f.to_string_lossy().into_owned()),
     });
-    write(&a.output.join("index.html"), &index_html(&title, &entries)?)?;
-    Ok(code)
+    write(
+        &a.output.join("index.html"),
+        &index_html(&title, &entries, &notes)?,
+    )?;
+    Ok(puzzles.exit_code(code))
 }

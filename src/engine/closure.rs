@@ -111,7 +111,7 @@ pub(super) fn analyse(a: &mut Analysis) {
             let tree = (recording == Recording::ChainAndTree)
                 .then(|| Tree::new(a.start.pair_count() as u8, a.options.max_tree_nodes));
             let trace = run(a, Trace::new(&a.given.clone(), tree, a.options.profile));
-            (a.lines, a.tree) = trace.finish();
+            (a.lines, a.tree) = trace.finish(a.options.budget.deadline);
         }
     }
 }

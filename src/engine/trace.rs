@@ -10,6 +10,10 @@ use crate::statement::Statement;
 use crate::tree::{EdgeKind, NodeKind, NodeOutcome, Tree, TreeNode};
 use petgraph::graph::NodeIndex;
 use serde::Serialize;
+use std::time::Instant;
+
+/// How many reasons [`Trace::finish`] works out between two readings of the clock.
+const REASONS_PER_CLOCK: usize = 16;
 
 /// A recorded chain line, flagged when it belongs to the summary rendering.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -199,9 +203,17 @@ impl Trace {
 impl Trace {
     /// The recorded lines, each propagation CTR with its reason (worked out here, once, for the
     /// lines that stayed: most tested branches end inside hypotheses whose lines are dropped).
-    pub fn finish(mut self) -> (Vec<TracedLine>, Option<Tree>) {
+    /// The reasons are part of the analysis's work: once `deadline` has passed, the remaining
+    /// lines keep no reason (the clock is read every [`REASONS_PER_CLOCK`] reasons).
+    pub fn finish(mut self, deadline: Option<Instant>) -> (Vec<TracedLine>, Option<Tree>) {
+        let mut explained = 0usize;
         for l in &mut self.lines {
-            if let Some((reason, at)) = l.tested.and_then(|g| explain_at(&g, &self.profile)) {
+            let Some(g) = l.tested else { continue };
+            if explained % REASONS_PER_CLOCK == 0 && deadline.is_some_and(|d| Instant::now() >= d) {
+                break;
+            }
+            explained += 1;
+            if let Some((reason, at)) = explain_at(&g, &self.profile) {
                 l.line.reason = Some(reason);
                 l.conflict = Some(at);
             }
@@ -380,5 +392,43 @@ pub(super) fn node(
         outcome: None,
         pairs: 0,
         reason: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::{Candidates, Cell};
+
+    /// A trace holding `n` propagation CTR lines, each tested position with an empty cell.
+    fn trace_of_ctrs(n: usize) -> Trace {
+        let mut g: Grid =
+            "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
+                .parse()
+                .unwrap();
+        g.set(Cell::all().nth(1).unwrap(), Candidates::NONE);
+        let mut trace = Trace::new(&[], None, Profile::DEFAULT);
+        for _ in 0..n {
+            let ctx = trace.context();
+            trace.push_line(Marker::Dis, ctx, Some(LineResult::Ctr(None)), &g, false);
+            if let Some(l) = trace.lines.last_mut() {
+                l.tested = Some(g);
+            }
+        }
+        trace
+    }
+
+    #[test]
+    fn reasons_are_worked_out_within_the_deadline() {
+        let reasons =
+            |lines: &[TracedLine]| lines.iter().filter(|l| l.line.reason.is_some()).count();
+        let (lines, _) = trace_of_ctrs(40).finish(None);
+        assert_eq!(reasons(&lines), 40);
+        let later = Instant::now() + std::time::Duration::from_secs(3600);
+        let (lines, _) = trace_of_ctrs(40).finish(Some(later));
+        assert_eq!(reasons(&lines), 40);
+        // Once the deadline has passed, no reason more: the lines stay, without one.
+        let (lines, _) = trace_of_ctrs(40).finish(Some(Instant::now()));
+        assert_eq!((lines.len(), reasons(&lines)), (40, 0));
     }
 }

@@ -206,10 +206,16 @@ struct IndexPage<'a> {
     title: &'a str,
     groups: Vec<LevelGroup<'a>>,
     total: usize,
+    notes: &'a [String],
 }
 
-/// The index page of a collection, grouping its puzzles by level (easiest first).
-pub fn index_html(title: &str, entries: &[IndexEntry]) -> Result<String, RenderError> {
+/// The index page of a collection, grouping its puzzles by level (easiest first), with `notes`
+/// (what was left out) under the title.
+pub fn index_html(
+    title: &str,
+    entries: &[IndexEntry],
+    notes: &[String],
+) -> Result<String, RenderError> {
     let mut names: Vec<String> = crate::classify::Level::ALL
         .iter()
         .map(|l| l.to_string())
@@ -231,6 +237,7 @@ pub fn index_html(title: &str, entries: &[IndexEntry]) -> Result<String, RenderE
         title,
         groups,
         total: entries.len(),
+        notes,
     }
     .render()
     .map_err(|e| RenderError(e.to_string()))
@@ -285,8 +292,12 @@ mod tests {
             depth: "1".into(),
             link: format!("{n}/index.html"),
         };
-        let html =
-            index_html("t <x>", &[e("a", "hard"), e("b", "medium"), e("c", "hard")]).unwrap();
+        let html = index_html(
+            "t <x>",
+            &[e("a", "hard"), e("b", "medium"), e("c", "hard")],
+            &[],
+        )
+        .unwrap();
         assert!(html.find("medium").unwrap() < html.find("hard").unwrap());
         assert!(html.contains("t &#60;x&#62;") || html.contains("t &lt;x&gt;"));
     }

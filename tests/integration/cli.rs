@@ -72,6 +72,13 @@ fn given_context_resumes_the_analysis() {
     let (_, err, code) = stdout(hdp().args(["chain", "--given", "I8: 2,x", INKALA]));
     assert_eq!(code, 2);
     assert!(err.contains("column"), "{err}");
+    // A context the solution contradicts: the message names it, not the puzzle alone.
+    let (_, err, code) = stdout(hdp().args(["chain", "--given", "I8: 3,9", INKALA]));
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("the puzzle has no solution with --given \"I8: 3,9\""),
+        "{err}"
+    );
 }
 
 #[test]

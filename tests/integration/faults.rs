@@ -187,6 +187,66 @@ fn bad_values_and_meaningless_combinations_are_usage_errors() {
         (&["classify", "--te", "--proof", "solution"], "--proof"),
         (&["classify", "--te", "--walk", "depth-first"], "--walk"),
         (&["classify", "--summary", "--summary-only"], "--summary"),
+        (&["classify", "--format", "dot"], "dot"),
+        (&["classify", "--shard", "2/2"], "--shard"),
+        (&["classify", "--shard", "0/0"], "--shard"),
+        (&["classify", "--shard", "1"], "--shard"),
+        (&["chain", "--max-depth", "7"], "--max-depth"),
+        (&["chain", "--decisions", "bogus"], "--decisions"),
+        (&["chain", "--profile", "bogus"], "--profile"),
+        (&["solve", "--timeout", "0"], "--timeout"),
+        (&["propagate", "--pretty", "--candidates"], "--pretty"),
+        (&["report", "--max-reports", "3", INKALA], "--max-reports"),
+        (&["report", "--max-reports", "3"], "--max-reports"),
+        (
+            &["report", "--max-total-steps", "3", INKALA],
+            "--max-total-steps",
+        ),
+        (
+            &["chain", "--variant", "dpr", "--max-depth", "2"],
+            "--max-depth",
+        ),
+        (
+            &["render", "tree", "--variant", "pr", "--max-depth", "1"],
+            "--max-depth",
+        ),
+        (
+            &[
+                "render",
+                "tree",
+                "--variant",
+                "analysis",
+                "--max-depth",
+                "2",
+            ],
+            "--max-depth",
+        ),
+        (
+            &["render", "tree", "--variant", "analysis", "--timeout", "1"],
+            "--timeout",
+        ),
+        (
+            &[
+                "render",
+                "tree",
+                "--variant",
+                "analysis",
+                "--proof",
+                "contradiction",
+            ],
+            "--proof",
+        ),
+        (
+            &[
+                "render",
+                "tree",
+                "--variant",
+                "analysis",
+                "--walk",
+                "depth-first",
+            ],
+            "--walk",
+        ),
     ];
     for (args, names) in cases {
         let out = bin().args(*args).stdin(Stdio::null()).output().unwrap();

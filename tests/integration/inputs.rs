@@ -103,7 +103,7 @@ fn a_table_with_a_header_classifies_every_row_with_its_label() {
     assert_eq!(code, 2);
     assert!(err.contains("--column grid: no such column"), "{err}");
     // CSV without a named column: found by its values, quotes allowed.
-    let csv = format!("id,comment,p\n1,\"hard, famous\",{INKALA}\n");
+    let csv = format!("id,comment,puzzle\n1,\"hard, famous\",{INKALA}\n");
     let path = temp_file("anon.csv", csv.as_bytes());
     let (out, _, code) = run(hdp().args(["classify", "--format", "jsonl"]).arg(&path));
     assert_eq!(code, 0);
@@ -179,6 +179,97 @@ fn bad_lines_under_every_record_format() {
     let (out, _, code) = run(hdp().args(["classify", "--summary-only"]).arg(&path));
     assert_eq!(code, 1);
     assert!(out.contains("errors") && out.contains("total"), "{out}");
+}
+
+/// The keys of a JSON object, in the order written.
+fn json_keys(json: &str) -> Vec<String> {
+    use serde::de::{Deserializer, IgnoredAny, MapAccess, Visitor};
+    struct Keys;
+    impl<'de> Visitor<'de> for Keys {
+        type Value = Vec<String>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("an object")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Vec<String>, A::Error> {
+            let mut keys = Vec::new();
+            while let Some((k, IgnoredAny)) = map.next_entry::<String, IgnoredAny>()? {
+                keys.push(k);
+            }
+            Ok(keys)
+        }
+    }
+    serde_json::Deserializer::from_str(json)
+        .deserialize_map(Keys)
+        .unwrap()
+}
+
+/// Classify's TSV read by a CSV reader (tabs, standard quoting), on a table whose fields hold
+/// quotes, tabs, line breaks and control characters and whose rows include bad ones: every
+/// record is whole, on its own line, with the JSON Lines values (text made plain), and the
+/// header is the JSON keys after `schema` and `source`, in order.
+#[test]
+fn classify_tsv_reads_back_with_a_csv_reader_and_matches_json_lines() {
+    let text = format!(
+        "id,comment,puzzle\n1,\"tab\there\nnewline \"\"quoted\"\"\",{INKALA}\n\
+         2,\"nul\u{0}esc\u{1b}\",{INKALA}\n3,short,{}\n4,\"\"\"leading quote\",\"\"\"{}\"\n",
+        &INKALA[..80],
+        &INKALA[1..]
+    );
+    let path = temp_file("hostile.csv", text.as_bytes());
+    let (tsv, err, code) = run(hdp().args(["classify", "--no-timing"]).arg(&path));
+    assert_eq!(code, 1, "two bad rows: {err}");
+    let (jsonl, _, _) = run(hdp()
+        .args(["classify", "--no-timing", "--format", "jsonl"])
+        .arg(&path));
+    let json: Vec<serde_json::Value> = jsonl
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let keys = json_keys(jsonl.lines().next().unwrap());
+    assert_eq!(keys[..2], ["schema", "source"]);
+    assert_eq!(
+        tsv.lines().count(),
+        5,
+        "a header and one line per row: {tsv:?}"
+    );
+    let mut reader = csv::ReaderBuilder::new()
+        .delimiter(b'\t')
+        .from_reader(tsv.as_bytes());
+    let header: Vec<String> = reader.headers().unwrap().iter().map(String::from).collect();
+    assert_eq!(header, keys[2..]);
+    let rows: Vec<csv::StringRecord> = reader.records().map(|r| r.unwrap()).collect();
+    assert_eq!(rows.len(), 4);
+    let plain = |s: &str| {
+        s.chars()
+            .map(|c| match c {
+                '\t' | '\n' | '\r' => " ".to_string(),
+                c if c.is_control() => format!("\\x{:02x}", c as u32),
+                c => c.to_string(),
+            })
+            .collect::<String>()
+    };
+    for (row, record) in rows.iter().zip(&json) {
+        assert_eq!(row.len(), header.len(), "{row:?}");
+        for (name, field) in header.iter().zip(row) {
+            let expected = match &record[name] {
+                serde_json::Value::Null => String::new(),
+                serde_json::Value::String(s) => plain(s),
+                v => v.to_string(),
+            };
+            assert_eq!(field, expected, "{name} of {row:?}");
+        }
+    }
+    assert_eq!(&rows[0][2], "id=1; comment=tab here newline \"quoted\"");
+    assert_eq!(&rows[1][2], "id=2; comment=nul\\x00esc\\x1b");
+    assert!(rows[2][17].contains("found 80"), "{:?}", rows[2]);
+    assert_eq!(&rows[3][1], format!("\"{}", &INKALA[1..]));
+    assert!(
+        rows[3][17].contains("unexpected character '\"'"),
+        "{:?}",
+        rows[3]
+    );
+    assert!(tsv.contains("\t\"\"\"...."), "CSV quoting: {tsv}");
+    assert_eq!(&rows[0][4], "hard");
 }
 
 #[test]

@@ -75,6 +75,53 @@ fn render_tree_grid_and_steps() {
     for n in &names {
         well_formed(n);
     }
+    let first = d.join("first");
+    let run = hdp()
+        .args(["render", "steps", INKALA, "--decisions", "pairs"])
+        .args(["--max-steps", "3", "-o"])
+        .arg(&first)
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(0));
+    let mut kept: Vec<_> = std::fs::read_dir(&first)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    kept.sort();
+    let all: Vec<_> = names
+        .iter()
+        .take(3)
+        .map(|n| n.file_name().unwrap())
+        .collect();
+    assert_eq!(kept, all, "the first three pictures");
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        err.contains(&format!("drew the first 3 of {} steps", names.len())),
+        "{err}"
+    );
+}
+
+/// `render steps --timeout 1` ends near its deadline (issue 10): the reasons worked out after
+/// the search stop at the deadline, and the pictures are capped (--max-steps, default 60). A
+/// proof by contradiction of forum-hardest line 358 records about 2,000 steps: before, the
+/// command took 4 to 11 s here.
+#[test]
+fn render_steps_ends_near_its_timeout() {
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/forum-hardest-1106.txt"),
+    )
+    .unwrap();
+    let puzzle = &text.lines().nth(357).unwrap()[..81];
+    let d = tmp("steps-timeout");
+    let start = std::time::Instant::now();
+    hdp()
+        .args(["render", "steps", puzzle, "--proof", "contradiction"])
+        .args(["--timeout", "1", "-o"])
+        .arg(d.join("steps"))
+        .output()
+        .unwrap();
+    let elapsed = start.elapsed().as_secs_f64();
+    assert!(elapsed < 3.0, "{elapsed:.2} s for --timeout 1");
 }
 
 #[test]
@@ -165,6 +212,76 @@ fn report_index_groups_a_collection() {
         "{index}"
     );
     assert!(out.join("inkala/index.html").is_file());
+}
+
+/// `report --index -` reads the collection from standard input through the common puzzle source
+/// (a CSV table here, named by its first other column), and its output is bounded: at most
+/// `--max-reports` reports and `--max-total-steps` step pictures in all, each cap named by a note
+/// on the index.
+#[test]
+fn report_index_reads_any_input_and_caps_what_it_writes() {
+    let d = tmp("caps");
+    let out = d.join("out");
+    let table = format!(
+        "id,name,puzzle\n1,Inkala,{INKALA}\n2,\"Again, rotated\",{}\n3,Third,{INKALA}\n",
+        INKALA.chars().rev().collect::<String>()
+    );
+    let run = hdp()
+        .args(["report", "--index", "-", "--max-steps", "2"])
+        .args(["--max-total-steps", "3", "--max-reports", "2", "-o"])
+        .arg(&out)
+        .write_stdin(table)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("1 more puzzles of - were not reported"),
+        "{err}"
+    );
+    let mut folders: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.path().is_dir())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    folders.sort();
+    // Named by the first other column, `1` here (as before the common source: `id`).
+    assert_eq!(folders, ["1", "2"]);
+    let pictures = |f: &str| {
+        std::fs::read_dir(out.join(f).join("steps"))
+            .map(|r| r.count())
+            .unwrap_or(0)
+    };
+    assert_eq!((pictures("1"), pictures("2")), (2, 1), "3 pictures in all");
+    let index = std::fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(index.contains("<title>collection"), "{index}");
+    assert!(
+        index.contains("1 more puzzles of - were not reported: at most 2 reports"),
+        "{index}"
+    );
+    // The total ran out within the last report: no later report lost its pictures.
+    assert!(!index.contains("--max-total-steps"), "{index}");
+    let run = hdp()
+        .args(["report", "--index", "-", "--max-steps", "2"])
+        .args(["--max-total-steps", "2", "-o"])
+        .arg(&out)
+        .write_stdin(format!("{INKALA} first\n{INKALA} second\n{INKALA} third\n"))
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(0));
+    assert_eq!(
+        (pictures("first"), pictures("second"), pictures("third")),
+        (2, 0, 0)
+    );
+    let index = std::fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(
+        index.contains(
+            "Step pictures stop at 2 in all (--max-total-steps), reached with first: the 2 later \
+             reports list their chain lines without pictures."
+        ),
+        "{index}"
+    );
 }
 
 #[test]
