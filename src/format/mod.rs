@@ -292,9 +292,27 @@ impl GridJson {
     }
 }
 
-/// Parses a `--given` context (`I8: 2,7 + G7: 3,9`; `#` is read like `+`), rejecting a cell
-/// named twice. Columns are 1-based in `text`.
+/// Parses a `--given` context (`I8: 2,7 + G7: 3,9`, one position: a leading `#` as copied from
+/// a chain line is allowed), rejecting a cell named twice and a `#` between statements (a nested
+/// hypothesis has no meaning in a context). Columns are 1-based in `text`.
 pub fn parse_context(text: &str) -> Result<Vec<Statement>, ParseError> {
+    let lead = text.len() - text.trim_start().len();
+    let body = text
+        .trim_start()
+        .strip_prefix('#')
+        .map_or(lead, |_| lead + 1);
+    if let Some(at) = text[body..].find('#') {
+        return Err(ParseError::new(
+            1,
+            body + at + 1,
+            ParseErrorKind::BadStatement {
+                text: text.trim().to_string(),
+                reason: "'#' opens a nested hypothesis in a chain line; a context is one \
+                         position: join its statements with '+'"
+                    .into(),
+            },
+        ));
+    }
     let mut out: Vec<Statement> = Vec::new();
     let mut offset = 0;
     for part in text.split(['+', '#']) {

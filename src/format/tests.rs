@@ -210,6 +210,15 @@ fn context_errors_name_the_column() {
     assert_eq!(e.column, 11, "{e}");
     let ok = parse_context("# I8: 3,9 + B1: 6").unwrap();
     assert_eq!(ok.len(), 2);
+    // A nested hypothesis is not a position: refused where it starts.
+    let e = parse_context("I8: 3,9 # B1: 1,2").unwrap_err();
+    assert_eq!(e.column, 9, "{e}");
+    assert!(
+        e.to_string().contains("join its statements with '+'"),
+        "{e}"
+    );
+    let e = parse_context(" # I8: 3,9 # B1: 1,2").unwrap_err();
+    assert_eq!(e.column, 12, "{e}");
     // A value the cell cannot hold (A1 is the given 8).
     let err = apply_context(&inkala(), &parse_context("A1: 5").unwrap()).unwrap_err();
     assert!(err.to_string().contains("cannot hold 5"), "{err}");
