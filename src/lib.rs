@@ -35,6 +35,7 @@ pub mod error;
 pub mod explain;
 pub mod format;
 pub mod grid;
+pub mod minimal;
 pub mod propagate;
 pub mod render;
 pub mod solver;

@@ -7,6 +7,7 @@ mod engine;
 mod faults;
 mod hostile;
 mod inputs;
+mod minimal;
 mod properties;
 mod reference;
 mod render;

@@ -1,0 +1,190 @@
+//! Minimal proofs (issue 13): sound (spec §7.1), ending on the solution, never longer than the
+//! full chain, irredundant, and commuting with digit relabelling. The chain is checked here by
+//! its own plain reading, not the library's `verify`.
+
+use crate::common::{check_line, data, data_slice, permutation, solution};
+use hdp::chain::{ChainLine, LineResult, Marker};
+use hdp::engine::{Analysis, Options};
+use hdp::minimal::{minimal, MinimalProof};
+use hdp::propagate::{propagate, Outcome, Profile};
+use hdp::{Grid, Statement};
+
+const INKALA: &str =
+    "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..";
+
+/// Inkala's puzzle, a slice of top95, the hardest list and a few forum-hardest lines.
+fn slice() -> Vec<Grid> {
+    let mut puzzles = vec![INKALA.parse().unwrap()];
+    puzzles.extend(data_slice("top95.txt", 12));
+    puzzles.extend(data("hardest.txt").into_iter().take(4));
+    puzzles.extend(data_slice("forum-hardest-1106.txt", 4));
+    puzzles
+}
+
+fn proof_of(p: &Grid) -> Option<(Analysis, MinimalProof)> {
+    let a = Analysis::run(p, &Options::default());
+    if !a.is_solved() {
+        return None;
+    }
+    let m = minimal(&a).unwrap_or_else(|e| panic!("{p:?}: {e}"));
+    Some((a, m))
+}
+
+fn proof_lines(m: &MinimalProof) -> Vec<ChainLine> {
+    m.proof_lines().cloned().collect()
+}
+
+/// The hypotheses of a context's levels `1..=upto`.
+fn hyps(l: &ChainLine, upto: usize) -> Vec<Statement> {
+    l.context.levels[1..=upto].iter().map(|v| v[0]).collect()
+}
+
+/// Whether `fact` at `level` of line `x` is concluded by an earlier DIS line under the same
+/// hypotheses.
+fn supported(lines: &[ChainLine], x: usize, level: usize, fact: &Statement) -> bool {
+    lines[..x].iter().any(|y| {
+        y.marker == Marker::Dis
+            && y.result == Some(LineResult::Ctr(Some(*fact)))
+            && y.context.levels.len() == level + 2
+            && hyps(y, level) == hyps(&lines[x], level)
+    })
+}
+
+/// Whether line `x` holds on its own: facts supported, and its statements propagate to its
+/// result.
+fn line_holds(puzzle: &Grid, lines: &[ChainLine], x: usize) -> bool {
+    let l = &lines[x];
+    for (i, level) in l.context.levels.iter().enumerate() {
+        let facts = if i == 0 { &level[..] } else { &level[1..] };
+        if !facts.iter().all(|f| supported(lines, x, i, f)) {
+            return false;
+        }
+    }
+    let mut g = *puzzle;
+    for s in l.context.statements() {
+        s.apply(&mut g);
+    }
+    let outcome = if g.has_empty_cell() {
+        None
+    } else {
+        Some(propagate(&mut g, &Profile::DEFAULT))
+    };
+    match l.marker {
+        Marker::Dis => outcome.is_none_or(Outcome::is_contradiction),
+        Marker::Prf => outcome == Some(Outcome::Solved),
+        _ => false,
+    }
+}
+
+fn chain_holds(puzzle: &Grid, lines: &[ChainLine]) -> bool {
+    lines.last().map(|l| l.marker) == Some(Marker::Prf)
+        && (0..lines.len()).all(|x| line_holds(puzzle, lines, x))
+}
+
+fn statements(lines: &[ChainLine]) -> usize {
+    lines.iter().map(|l| l.context.statements().count()).sum()
+}
+
+#[test]
+fn minimal_proofs_are_sound_end_on_the_solution_and_are_never_longer() {
+    let mut solved = 0;
+    for p in slice() {
+        let Some((a, m)) = proof_of(&p) else {
+            continue;
+        };
+        solved += 1;
+        let sol = solution(&p);
+        let lines = proof_lines(&m);
+        for l in &lines {
+            check_line(l, &sol, &p);
+        }
+        assert!(chain_holds(&p, &lines), "{p:?}:\n{}", m.chain);
+        // The proof's context propagates to the solution.
+        let prf = lines.last().unwrap();
+        let mut g = p;
+        for s in prf.context.statements() {
+            s.apply(&mut g);
+        }
+        assert_eq!(propagate(&mut g, &Profile::DEFAULT), Outcome::Solved);
+        assert_eq!(g, sol, "{p:?}");
+        // Never longer than the full chain.
+        let full: Vec<ChainLine> = a
+            .summary()
+            .lines
+            .into_iter()
+            .filter(|l| matches!(l.marker, Marker::Dis | Marker::Prf))
+            .collect();
+        assert!(lines.len() <= full.len(), "{p:?}");
+        assert!(statements(&lines) <= statements(&full), "{p:?}");
+        assert!(
+            m.chain.to_string().len() <= a.summary().to_string().len(),
+            "{p:?}"
+        );
+        // The printed proof reads back, with and without its reasons.
+        for l in &m.chain.lines {
+            let why = format!("{l:#}");
+            assert_eq!(&why.parse::<ChainLine>().unwrap(), l, "{why}");
+        }
+    }
+    assert!(solved >= 15, "only {solved} solved");
+}
+
+#[test]
+fn minimal_proofs_are_irredundant() {
+    for p in slice().iter().take(10) {
+        let Some((_, m)) = proof_of(p) else {
+            continue;
+        };
+        let lines = proof_lines(&m);
+        // Any one line dropped, with the fact it concludes taken out of every later context:
+        // some line no longer holds.
+        for y in 0..lines.len() {
+            let mut fewer = lines.clone();
+            let gone = fewer.remove(y);
+            if let Some(LineResult::Ctr(Some(fact))) = gone.result {
+                for l in &mut fewer[y..] {
+                    let depth = gone.depth() - 1;
+                    if l.depth() >= depth && hyps(l, depth) == hyps(&gone, depth) {
+                        let skip = usize::from(depth > 0);
+                        let level = &mut l.context.levels[depth];
+                        if let Some(at) = level.iter().skip(skip).position(|s| *s == fact) {
+                            level.remove(at + skip);
+                        }
+                    }
+                }
+            }
+            assert!(!chain_holds(p, &fewer), "{p:?}: line {y} is redundant");
+            // Dropped alone, its fact is left unsupported.
+            let mut without = lines.clone();
+            without.remove(y);
+            assert!(!chain_holds(p, &without), "{p:?}: line {y}");
+        }
+        // Any one fact dropped from any context: that line no longer holds.
+        for x in 0..lines.len() {
+            for i in 0..lines[x].context.levels.len() {
+                for k in usize::from(i > 0)..lines[x].context.levels[i].len() {
+                    let mut fewer = lines.clone();
+                    fewer[x].context.levels[i].remove(k);
+                    assert!(
+                        !line_holds(p, &fewer, x),
+                        "{p:?}: statement {k} of level {i} of line {x} is redundant"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn relabelling_the_digits_relabels_the_minimal_proof() {
+    for (i, p) in slice().iter().enumerate() {
+        let map = permutation(i as u64 + 3);
+        let Some((_, m)) = proof_of(p) else {
+            continue;
+        };
+        let (_, r) = proof_of(&p.relabel(&map)).unwrap();
+        let expected: Vec<ChainLine> = m.chain.lines.iter().map(|l| l.relabel(&map)).collect();
+        assert_eq!(expected, r.chain.lines, "{p:?}");
+        assert_eq!(m.chain.count, r.chain.count);
+    }
+}
