@@ -291,9 +291,9 @@ impl Minimiser {
             // lines), latest first; then the others.
             let mut order: Vec<(usize, usize, bool)> = Vec::new();
             for (i, level) in lines[x].context.levels.iter().enumerate() {
-                for k in usize::from(i > 0)..level.len() {
-                    let cheap = support(&lines[..x], &lines[x].context, i, &level[k])
-                        .is_some_and(|y| needed[y]);
+                for (k, s) in level.iter().enumerate().skip(usize::from(i > 0)) {
+                    let cheap =
+                        support(&lines[..x], &lines[x].context, i, s).is_some_and(|y| needed[y]);
                     order.push((i, k, cheap));
                 }
             }

@@ -70,7 +70,7 @@ fn line_holds(puzzle: &Grid, lines: &[ChainLine], x: usize) -> bool {
         Some(propagate(&mut g, &Profile::DEFAULT))
     };
     match l.marker {
-        Marker::Dis => outcome.is_none_or(Outcome::is_contradiction),
+        Marker::Dis => outcome.map_or(true, Outcome::is_contradiction),
         Marker::Prf => outcome == Some(Outcome::Solved),
         _ => false,
     }
