@@ -188,3 +188,137 @@ fn relabelling_the_digits_relabels_the_minimal_proof() {
         assert_eq!(m.chain.count, r.chain.count);
     }
 }
+
+// The command line: `hdp chain --minimal` and `hdp hint`.
+
+fn hdp() -> assert_cmd::Command {
+    assert_cmd::Command::cargo_bin("hdp").unwrap()
+}
+
+fn run(args: &[&str]) -> (String, String, i32) {
+    let out = hdp().args(args).output().unwrap();
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+/// The notation lines of an output (comments dropped), parsed.
+fn chain_of(text: &str) -> hdp::chain::Chain {
+    let body: String = text
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    body.parse().unwrap_or_else(|e| panic!("{body}: {e}"))
+}
+
+#[test]
+fn chain_minimal_prints_the_library_proof_in_text_why_and_json() {
+    let p: Grid = INKALA.parse().unwrap();
+    let (_, m) = proof_of(&p).unwrap();
+    let (text, err, code) = run(&["chain", "--minimal", INKALA]);
+    assert_eq!(code, 0, "{err}");
+    let plain: Vec<ChainLine> = m
+        .chain
+        .lines
+        .iter()
+        .map(|l| ChainLine {
+            reason: None,
+            ..l.clone()
+        })
+        .collect();
+    assert_eq!(chain_of(&text).lines, plain);
+    assert!(text.contains("# minimal proof: 3 of"), "{text}");
+    let (why, _, code) = run(&["chain", "--minimal", "--why", INKALA]);
+    assert_eq!(code, 0);
+    assert_eq!(chain_of(&why).lines, m.chain.lines);
+    let (json, _, code) = run(&["chain", "--minimal", "--format", "json", INKALA]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(json.trim()).unwrap();
+    let summary: Vec<String> = m
+        .chain
+        .lines
+        .iter()
+        .map(|l| l.to_string())
+        .chain(m.chain.count.map(|c| c.to_string()))
+        .collect();
+    assert_eq!(v["minimal"]["summary"], serde_json::json!(summary));
+    assert_eq!(v["status"], "solved");
+    assert!(v["summary"].as_array().unwrap().len() > summary.len());
+    // Meaningless combinations are usage errors.
+    for bad in [
+        &["chain", "--minimal", "--steps", INKALA][..],
+        &["chain", "--minimal", "--format", "dot", INKALA],
+        &["chain", "--minimal", "--variant", "analysis", INKALA],
+    ] {
+        assert_eq!(run(bad).2, 2, "{bad:?}");
+    }
+}
+
+#[test]
+fn hint_gives_the_first_step_of_the_minimal_proof() {
+    // The source's method on Inkala's puzzle: the first fact is I8: 2,7 (spec §8).
+    let (text, err, code) = run(&["hint", "--decisions", "pairs", INKALA]);
+    assert_eq!(code, 0, "{err}");
+    let step = chain_of(&text);
+    let last = step.lines.last().unwrap();
+    assert_eq!(
+        last.result,
+        Some(LineResult::Ctr(Some("I8: 2,7".parse().unwrap())))
+    );
+    assert!(step.lines.iter().all(|l| l.reason.is_some()), "{text}");
+    assert!(text.contains("# next: I8: 2,7;"), "{text}");
+    // Each line holds on its own.
+    let p: Grid = INKALA.parse().unwrap();
+    let mut lines = step.lines.clone();
+    lines.push(ChainLine::new(
+        Marker::Prf,
+        Default::default(),
+        Some(LineResult::Sol),
+    ));
+    for x in 0..step.lines.len() {
+        assert!(line_holds(&p, &lines, x), "{}", lines[x]);
+    }
+    // JSON: the same step.
+    let (json, _, code) = run(&["hint", "--decisions", "pairs", "--format", "json", INKALA]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(json.trim()).unwrap();
+    assert_eq!(v["fact"], "I8: 2,7");
+    let lines: Vec<String> = step.lines.iter().map(|l| format!("{l:#}")).collect();
+    assert_eq!(v["text"], serde_json::json!(lines));
+    // From a later position the hint moves on: the fact is no longer I8: 2,7.
+    let (text, _, code) = run(&["hint", "--decisions", "pairs", "--given", "I8: 2,7", INKALA]);
+    assert_eq!(code, 0);
+    assert!(!text.contains("=> I8: 2,7"), "{text}");
+    assert!(text.contains("# next: "), "{text}");
+}
+
+#[test]
+fn hint_errors_exit_1_with_a_message() {
+    let solved =
+        "812753649943682175675491283154237896369845721287169534521974368438526917796318452";
+    let empty = ".".repeat(81);
+    let no_solution = format!("88{}", &INKALA[2..]);
+    let cases: [(&[&str], &str); 4] = [
+        (&["hint", solved], "already solved"),
+        (&["hint", &empty], "several solutions"),
+        (&["hint", &no_solution], ""),
+        (&["hint", "--budget", "20", INKALA], "budget"),
+    ];
+    for (args, says) in cases {
+        let (out, err, code) = run(args);
+        assert_eq!(code, 1, "{args:?}: {err}");
+        assert!(out.is_empty(), "{args:?}: {out}");
+        assert!(
+            err.contains(says) && err.starts_with("hdp: "),
+            "{args:?}: {err}"
+        );
+    }
+    // JSON: an error record.
+    let (out, _, code) = run(&["hint", "--format", "json", solved]);
+    assert_eq!(code, 1);
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert!(v["error"].as_str().unwrap().contains("already solved"));
+}
