@@ -43,8 +43,13 @@ pub enum MinimalError {
     /// The budget or the deadline of the analysis ran out while minimising.
     #[error("minimising stopped: {0}")]
     Limit(Limit),
-    /// A line of the chain could not be checked on its own (a bug: reported, never a panic).
-    #[error("line {0} of the chain does not hold on its own")]
+    /// A line of the engine's chain could not be checked on its own: a fact of its context
+    /// that no earlier line concludes, or no contradiction (solution) by propagation. Reported,
+    /// never a panic.
+    #[error(
+        "line {0} of the chain does not hold on its own (a fact no earlier line concludes, or \
+         no contradiction by propagation)"
+    )]
     Unverified(usize),
 }
 

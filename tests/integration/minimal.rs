@@ -322,3 +322,97 @@ fn hint_errors_exit_1_with_a_message() {
     let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
     assert!(v["error"].as_str().unwrap().contains("already solved"));
 }
+
+/// Minimal proofs under the other settings of the engine, over `puzzles`: every solved analysis
+/// gives one, sound and holding line by line. Returns how many were solved.
+fn minimal_under_every_setting(puzzles: &[Grid]) -> usize {
+    use hdp::decision::DecisionKinds;
+    use hdp::engine::{Schedule, Walk};
+    let settings = [
+        Options::default(),
+        Options {
+            decisions: DecisionKinds::PAIRS,
+            ..Options::default()
+        },
+        Options {
+            decisions: DecisionKinds::CELL,
+            ..Options::default()
+        },
+        Options {
+            schedule: Schedule::Sequential,
+            ..Options::default()
+        },
+        Options {
+            walk: Walk::DepthFirst,
+            max_depth: 2,
+            ..Options::default()
+        },
+        // Trial and error (`--decisions candidate`) sweeps: see
+        // `trial_and_error_chains_give_a_proof_or_say_why_not`.
+    ];
+    let mut solved = 0;
+    for (k, options) in settings.iter().enumerate() {
+        for p in puzzles {
+            let a = Analysis::run(p, options);
+            if !a.is_solved() {
+                continue;
+            }
+            solved += 1;
+            let m = minimal(&a).unwrap_or_else(|e| panic!("setting {k}, {p:?}: {e}"));
+            let lines = proof_lines(&m);
+            let sol = solution(p);
+            for l in &lines {
+                check_line(l, &sol, p);
+            }
+            // The plain checker propagates with the default profile; T&E uses singles.
+            if options.profile == Profile::DEFAULT {
+                assert!(chain_holds(p, &lines), "setting {k}, {p:?}:\n{}", m.chain);
+            }
+            assert!(lines.len() <= a.summary().lines.len(), "setting {k}, {p:?}");
+        }
+    }
+    solved
+}
+
+/// A sweep applies each fact at once, and when its pass ends on a contradiction or a solution
+/// the engine drops the pass's earlier lines, those of facts it applied included: those chains
+/// use facts no line concludes. Minimising then says so (never a proof that does not check).
+#[test]
+fn trial_and_error_chains_give_a_proof_or_say_why_not() {
+    let puzzles = data_slice("top95.txt", 8);
+    let (mut proofs, mut refused) = (0, 0);
+    for p in &puzzles {
+        let a = Analysis::run(p, &Options::trial_and_error());
+        match minimal(&a) {
+            Ok(m) => {
+                let sol = solution(p);
+                for l in m.proof_lines() {
+                    check_line(l, &sol, p);
+                }
+                proofs += 1;
+            }
+            Err(hdp::minimal::MinimalError::Unverified(_)) => refused += 1,
+            Err(e) => assert!(!a.is_solved(), "{p:?}: {e}"),
+        }
+    }
+    eprintln!("trial and error: {proofs} proofs, {refused} chains with unsupported facts");
+}
+
+#[test]
+fn minimal_proofs_under_other_settings() {
+    let mut puzzles = data_slice("top95.txt", 8);
+    puzzles.extend(data_slice("forum-hardest-1106.txt", 3));
+    assert!(minimal_under_every_setting(&puzzles) >= 40);
+}
+
+#[test]
+#[ignore = "whole collections; run by .ci/run"]
+fn minimal_proofs_over_whole_collections() {
+    for name in ["top95.txt", "hardest.txt", "forum-hardest-1106.txt"] {
+        let Some(puzzles) = crate::common::shared_corpus(name) else {
+            return;
+        };
+        let solved = minimal_under_every_setting(&puzzles);
+        eprintln!("{name}: {solved} minimal proofs under 5 settings");
+    }
+}
