@@ -379,7 +379,9 @@ fn minimal_under_every_setting(puzzles: &[Grid]) -> usize {
 /// use facts no line concludes. Minimising then says so (never a proof that does not check).
 #[test]
 fn trial_and_error_chains_give_a_proof_or_say_why_not() {
-    let puzzles = data_slice("top95.txt", 8);
+    let mut puzzles = data_slice("top95.txt", 8);
+    // Its trial-and-error chain has facts without lines.
+    puzzles.push(data("forum-hardest-1106.txt")[0]);
     let (mut proofs, mut refused) = (0, 0);
     for p in &puzzles {
         let a = Analysis::run(p, &Options::trial_and_error());
@@ -402,6 +404,10 @@ fn trial_and_error_chains_give_a_proof_or_say_why_not() {
 fn minimal_proofs_under_other_settings() {
     let mut puzzles = data_slice("top95.txt", 8);
     puzzles.extend(data_slice("forum-hardest-1106.txt", 3));
+    // Line 162, with `--decisions pairs`: a hypothesis closes because both branches of a
+    // decision inside it fail, the second at depth 2, so its closing line needs the other
+    // branch's conclusion too.
+    puzzles.push(data("forum-hardest-1106.txt")[161]);
     assert!(minimal_under_every_setting(&puzzles) >= 40);
 }
 
