@@ -133,6 +133,15 @@ fn fact_of(line: Option<&ChainLine>) -> String {
     }
 }
 
+/// `1 line`, `3 lines`.
+fn lines(n: usize) -> String {
+    if n == 1 {
+        "1 line".into()
+    } else {
+        format!("{n} lines")
+    }
+}
+
 /// The JSON record of a hint.
 #[derive(Serialize)]
 struct HintRecord<'a> {
@@ -231,9 +240,9 @@ pub fn run(a: &HintArgs, out: &mut Output) -> anyhow::Result<i32> {
             }
             writeln!(
                 out,
-                "# next: {fact}; step of {} lines, minimal proof of {} lines, depth {}",
-                step.len(),
-                m.proof_lines().count(),
+                "# next: {fact}; a step of {}, a minimal proof of {}, depth {}",
+                lines(step.len()),
+                lines(m.proof_lines().count()),
                 analysis.depth.map_or("-".to_string(), |d| d.to_string())
             )?;
         }
