@@ -144,7 +144,8 @@ pub fn minimal(analysis: &Analysis) -> Result<MinimalProof, MinimalError> {
     Ok(m.finish(lines))
 }
 
-/// Checks a proof the way [`minimal`] builds it: every `DIS` line propagates to a
+/// Checks a proof's `DIS` and `PRF` lines ([`MinimalProof::proof_lines`]), the last of them a
+/// `PRF` line, the way [`minimal`] builds them: every `DIS` line propagates to a
 /// contradiction and every `PRF` line to the solution from `puzzle` with `profile`, and every
 /// fact of a context is concluded by an earlier `DIS` line under the same hypotheses.
 ///

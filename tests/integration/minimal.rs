@@ -247,6 +247,23 @@ fn chain_minimal_prints_the_library_proof_in_text_why_and_json() {
     assert_eq!(v["minimal"]["summary"], serde_json::json!(summary));
     assert_eq!(v["status"], "solved");
     assert!(v["summary"].as_array().unwrap().len() > summary.len());
+    // Unsolved within the limits: no proof, exit 1, and in JSON the reason.
+    let (text, err, code) = run(&["chain", "--minimal", "--max-depth", "1", INKALA]);
+    assert_eq!((text.as_str(), code), ("", 1), "{text}");
+    assert!(err.contains("unsolved"), "{err}");
+    let (json, _, code) = run(&[
+        "chain",
+        "--minimal",
+        "--max-depth",
+        "1",
+        "--format",
+        "json",
+        INKALA,
+    ]);
+    assert_eq!(code, 1);
+    let v: serde_json::Value = serde_json::from_str(json.trim()).unwrap();
+    assert!(v["minimal"].is_null());
+    assert!(v["minimal_error"].as_str().unwrap().contains("unsolved"));
     // Meaningless combinations are usage errors.
     for bad in [
         &["chain", "--minimal", "--steps", INKALA][..],
