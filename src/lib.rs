@@ -41,6 +41,7 @@ pub mod error;
 pub mod explain;
 pub mod format;
 pub mod grid;
+pub mod minimal;
 pub mod propagate;
 #[cfg(feature = "render")]
 pub mod render;

@@ -45,6 +45,10 @@ pub struct ChainArgs {
     /// chain still parses.
     #[arg(long)]
     pub why: bool,
+    /// Print the minimal proof instead of the search: only the lines and context statements
+    /// the final proof needs (text, --why, json; solved puzzles only).
+    #[arg(long)]
+    pub minimal: bool,
     /// Output format: text (the notation), json (the whole analysis), dot (the decision tree).
     #[arg(long, value_enum, default_value_t = ChainFormat::Text)]
     pub format: ChainFormat,
@@ -71,6 +75,12 @@ impl ChainArgs {
             return Err(
                 "--steps applies to --format text (the JSON record always holds the steps)".into(),
             );
+        }
+        if self.minimal && (self.steps || self.variant == Variant::Analysis) {
+            return Err("--minimal cannot be used with --steps or --variant analysis".into());
+        }
+        if self.minimal && self.format == ChainFormat::Dot {
+            return Err("--minimal applies to --format text and json".into());
         }
         if self.steps && self.variant == Variant::Analysis {
             return Err("--steps cannot be used with --variant analysis (it has no steps)".into());
@@ -164,6 +174,16 @@ pub fn run(a: &ChainArgs, out: &mut Output) -> anyhow::Result<i32> {
             };
             error(format_args!("{source} line {}: {problem}", p.line));
             code = EXIT_PUZZLE;
+        }
+        if a.minimal {
+            let json = a.format == ChainFormat::Json;
+            if (analysis.is_solved() || json)
+                && !super::hint::write_minimal(out, (&source, p.line), &analysis, json, a.why)?
+            {
+                code = EXIT_PUZZLE;
+            }
+            out.flush()?;
+            continue;
         }
         match a.format {
             ChainFormat::Json => out.record(&source, p.line, &analysis.record())?,

@@ -2,6 +2,7 @@
 
 mod chain;
 mod classify;
+mod hint;
 mod input;
 mod output;
 mod render;
@@ -79,6 +80,14 @@ pub enum Command {
     /// hypothesis false (DIS ... => CTR) or proves the solution (PRF ... => SOL).
     #[command(after_help = EXIT_HELP)]
     Chain(chain::ChainArgs),
+    /// The next fact to look for: the first step of the shortest proof from the position.
+    ///
+    /// Prints the lines of the minimal proof (`hdp chain --minimal`) up to the first that
+    /// establishes a fact, each with why its contradiction holds, then `# next: FACT`. Exit 1
+    /// when the position has no solution or several, is already solved, or a limit stopped the
+    /// analysis.
+    #[command(after_help = EXIT_HELP)]
+    Hint(hint::HintArgs),
     /// Solve each puzzle exactly: the solution, `no solution` or `multiple solutions`.
     #[command(after_help = EXIT_HELP)]
     Solve(solve::SolveArgs),
@@ -415,6 +424,7 @@ pub fn run(cli: Cli) -> i32 {
     let result = match cli.command {
         None => chain::run(&chain::ChainArgs::builtin_example(), &mut out),
         Some(Command::Chain(a)) => chain::run(&a, &mut out),
+        Some(Command::Hint(a)) => hint::run(&a, &mut out),
         Some(Command::Solve(a)) => solve::run_solve(&a, &mut out),
         Some(Command::Propagate(a)) => solve::run_propagate(&a, &mut out),
         Some(Command::Classify(a)) => classify::run(&a, &mut out),

@@ -12,6 +12,7 @@ mod faults;
 mod hostile;
 #[cfg(feature = "cli")]
 mod inputs;
+mod minimal;
 mod properties;
 mod reference;
 #[cfg(feature = "cli")]
