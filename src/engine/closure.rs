@@ -279,7 +279,9 @@ impl<R: Recorder> Engine<'_, R> {
             .reset(share.then_some(&lv.order), &lv.decisions, !R::RECORDS);
         lv.found.clear();
         lv.segments.clear();
-        let pass_mark = self.rec.mark();
+        // Lines from here on are dropped when the pass ends before applying their facts; a
+        // sweep moves it past each fact it applies, whose lines the chain needs.
+        let mut pass_mark = self.rec.mark();
         let mut swept: Option<Via> = None;
         for oi in 0..lv.order.len() {
             let i = lv.order[oi];
@@ -361,6 +363,7 @@ impl<R: Recorder> Engine<'_, R> {
                 Res::Open(_) if self.sweep => {
                     swept = Some(swept.unwrap_or(0) | v);
                     lv.known.reset(false);
+                    pass_mark = self.rec.mark();
                 }
                 Res::Open(_) => return Ok(Pass::Facts(v)),
                 r => return Ok(Pass::Done(r.with_via(v))),
