@@ -25,8 +25,8 @@
 //! gives the relabelled minimal proof.
 
 use crate::chain::{Chain, ChainLine, Context, Count, LineResult, Marker};
-use crate::engine::{Analysis, Budget, Limit, Status};
-use crate::explain::explain;
+use crate::engine::{Analysis, Budget, Limit, Status, TracedLine};
+use crate::explain::{explain, explain_at};
 use crate::grid::Grid;
 use crate::propagate::{propagate, Outcome, Profile};
 use crate::statement::Statement;
@@ -102,6 +102,53 @@ impl MinimalProof {
         step.retain(|_| keep.next().copied().unwrap_or(false));
         step
     }
+
+    /// The proof's lines with the positions their pictures draw (`hdp render steps
+    /// --minimal`): the puzzle of `analysis` with each line's statements applied and
+    /// propagated; for a `DIS` line the position where its contradiction shows, with its reason.
+    pub fn traced(&self, analysis: &Analysis) -> Vec<TracedLine> {
+        let profile = analysis.options.profile;
+        self.proof_lines()
+            .map(|l| {
+                let tested = tested(&analysis.puzzle, &l.context, &profile);
+                let mut grid = tested.unwrap_or(analysis.puzzle);
+                if !grid.has_empty_cell() {
+                    propagate(&mut grid, &profile);
+                }
+                let at = tested
+                    .filter(|_| l.marker == Marker::Dis)
+                    .and_then(|g| explain_at(&g, &profile));
+                let mut line = l.clone();
+                if let Some((reason, _)) = at {
+                    line.reason = Some(reason);
+                }
+                TracedLine {
+                    line,
+                    summary: true,
+                    grid,
+                    tested: None,
+                    conflict: at.map(|(_, g)| g),
+                }
+            })
+            .collect()
+    }
+}
+
+/// The position a line's last level is tested in: `puzzle` with the line's outer levels applied
+/// and propagated, then its last level applied (as the engine tests a branch).
+fn tested(puzzle: &Grid, context: &Context, profile: &Profile) -> Option<Grid> {
+    let mut g = *puzzle;
+    let (last, before) = context.levels.split_last()?;
+    for s in before.iter().flatten() {
+        s.apply(&mut g);
+    }
+    if !g.has_empty_cell() {
+        propagate(&mut g, profile);
+    }
+    for s in last {
+        s.apply(&mut g);
+    }
+    Some(g)
 }
 
 /// The minimal proof of a solved `analysis` (see the module docs), within the analysis's
@@ -371,18 +418,10 @@ impl Minimiser {
     /// Why a `DIS` line's context is contradictory: the position before its last level,
     /// propagated, with the last level applied.
     fn reason(&self, context: &Context) -> Option<crate::explain::Reason> {
-        let mut g = self.puzzle;
-        let (last, before) = context.levels.split_last()?;
-        for s in before.iter().flatten() {
-            s.apply(&mut g);
-        }
-        if !g.has_empty_cell() {
-            propagate(&mut g, &self.profile);
-        }
-        for s in last {
-            s.apply(&mut g);
-        }
-        explain(&g, &self.profile)
+        explain(
+            &tested(&self.puzzle, context, &self.profile)?,
+            &self.profile,
+        )
     }
 }
 

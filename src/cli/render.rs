@@ -75,6 +75,9 @@ pub enum RenderWhat {
         /// The most pictures: the first N steps (a note on stderr says how many were left out).
         #[arg(long, value_name = "N", default_value_t = 60)]
         max_steps: usize,
+        /// Draw the lines of the minimal proof (as `hdp chain --minimal`) instead of every step.
+        #[arg(long)]
+        minimal: bool,
         /// Output directory.
         #[arg(short, long, default_value = "steps", value_parser = parse_dir)]
         output: PathBuf,
@@ -304,6 +307,7 @@ pub fn run_render(a: &RenderArgs, out: &mut Output) -> anyhow::Result<i32> {
             input,
             engine,
             max_steps,
+            minimal,
             output,
         } => {
             let p = match first_puzzle(input)? {
@@ -311,7 +315,22 @@ pub fn run_render(a: &RenderArgs, out: &mut Output) -> anyhow::Result<i32> {
                 Err(code) => return Ok(code),
             };
             let analysis = Analysis::run(&p.grid, &engine.options(hdp::engine::DEFAULT_MAX_DEPTH));
-            let lines = selected(&analysis, false);
+            let proof = if *minimal && analysis.is_solved() {
+                match hdp::minimal::minimal(&analysis) {
+                    Ok(m) => m.traced(&analysis),
+                    Err(e) => {
+                        error(format_args!("no minimal proof: {e}"));
+                        return Ok(EXIT_PUZZLE);
+                    }
+                }
+            } else {
+                Vec::new()
+            };
+            let lines = if *minimal {
+                proof.iter().collect()
+            } else {
+                selected(&analysis, false)
+            };
             let drawn = lines.len().min(*max_steps);
             for (name, svg) in pictures(&analysis, &lines[..drawn]) {
                 write(&output.join(name), &svg)?;

@@ -439,3 +439,64 @@ fn minimal_proofs_over_whole_collections() {
         eprintln!("{name}: {solved} minimal proofs under 5 settings");
     }
 }
+
+/// `hdp render steps --minimal` draws one picture per line of the minimal proof, each DIS line
+/// marked with the reason `chain --minimal --why` gives it, in the cells the reason names.
+#[test]
+fn render_steps_minimal_draws_the_proof_with_its_reasons() {
+    for decisions in ["cell,constraint", "pairs"] {
+        let (text, _, code) = run(&["chain", "--minimal", "--why", "--decisions", decisions]);
+        assert_eq!(code, 0);
+        let lines: Vec<&str> = text
+            .lines()
+            .filter(|l| l.starts_with("DIS") || l.starts_with("PRF"))
+            .collect();
+        let dir = std::env::temp_dir().join(format!(
+            "hdp-steps-minimal-{}-{decisions}",
+            std::process::id()
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        let (_, err, code) = run(&[
+            "render",
+            "steps",
+            "--minimal",
+            "--decisions",
+            decisions,
+            "-o",
+            dir.to_str().unwrap(),
+        ]);
+        assert_eq!(code, 0, "{err}");
+        let mut files: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        files.sort();
+        assert_eq!(files.len(), lines.len(), "{decisions}: {files:?}");
+        for (file, line) in files.iter().zip(&lines) {
+            let svg = std::fs::read_to_string(file).unwrap();
+            let doc = roxmltree::Document::parse(&svg).unwrap();
+            let marked: Vec<&str> = doc
+                .descendants()
+                .filter(|n| n.attribute("class") == Some("contradiction"))
+                .filter_map(|n| n.attribute("data-cell"))
+                .collect();
+            match line.split_once(" ; ") {
+                Some((_, why)) => {
+                    assert!(svg.contains(&format!("why: {why}")), "{file:?}: {why}");
+                    assert!(!marked.is_empty(), "{file:?} marks nothing");
+                    // A reason that names cells names marked ones.
+                    let named = why.split(' ').next().unwrap_or_default();
+                    for cell in named.split(',').filter(|c| c.len() == 2) {
+                        if cell.as_bytes()[0].is_ascii_uppercase()
+                            && cell.as_bytes()[1].is_ascii_digit()
+                        {
+                            assert!(marked.contains(&cell), "{file:?}: {cell} of {why}");
+                        }
+                    }
+                }
+                None => assert!(marked.is_empty(), "{file:?}: {line}"),
+            }
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
