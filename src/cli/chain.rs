@@ -106,13 +106,12 @@ impl ChainArgs {
 
 pub fn run(a: &ChainArgs, out: &mut Output) -> anyhow::Result<i32> {
     let given = super::given_context(a.given.as_deref())?;
-    let mut options = a.engine.options(hdp::engine::DEFAULT_MAX_DEPTH);
-    options.max_depth = a.variant.max_depth(options.max_depth);
-    options.recording = if a.format == ChainFormat::Dot {
+    let recording = if a.format == ChainFormat::Dot {
         Recording::ChainAndTree
     } else {
         Recording::Chain
     };
+    let mut options = a.engine.analysis_options(a.variant, recording);
     let mut code = EXIT_OK;
     let mut puzzles = a.input.puzzles();
     let (first, second) = (puzzles.next(), puzzles.next());

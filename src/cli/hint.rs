@@ -163,8 +163,9 @@ struct HintRecord<'a> {
 pub fn run(a: &HintArgs, out: &mut Output) -> anyhow::Result<i32> {
     let given = super::given_context(a.given.as_deref())?;
     let json = a.format == ResultFormat::Json;
-    let mut options = a.engine.options(hdp::engine::DEFAULT_MAX_DEPTH);
-    options.recording = Recording::Chain;
+    let mut options = a
+        .engine
+        .analysis_options(super::chain::Variant::Full, Recording::Chain);
     let mut code = EXIT_OK;
     let mut puzzles = a.input.puzzles();
     let (first, second) = (puzzles.next(), puzzles.next());

@@ -11,7 +11,7 @@ mod solve;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use hdp::classify::ClassifyOptions;
 use hdp::decision::DecisionKinds;
-use hdp::engine::{Budget, Options, Proof, Schedule, Status, Walk};
+use hdp::engine::{Budget, Options, Proof, Recording, Schedule, Status, Walk};
 use hdp::format::InputFormat;
 use hdp::propagate::Profile;
 use std::time::{Duration, Instant};
@@ -248,6 +248,17 @@ impl EngineArgs {
                 deadline: self.deadline(),
             },
             ..Options::default()
+        }
+    }
+
+    /// The settings of an analysis of `variant` (its depth limit over `--max-depth`), recorded
+    /// as `recording`: the one place `chain` and `render` get theirs.
+    pub fn analysis_options(&self, variant: chain::Variant, recording: Recording) -> Options {
+        let options = self.options(hdp::engine::DEFAULT_MAX_DEPTH);
+        Options {
+            max_depth: variant.max_depth(options.max_depth),
+            recording,
+            ..options
         }
     }
 

@@ -241,7 +241,7 @@ pub fn run_render(a: &RenderArgs, out: &mut Output) -> anyhow::Result<i32> {
                 Ok(p) => p,
                 Err(code) => return Ok(code),
             };
-            let mut options = engine.options(hdp::engine::DEFAULT_MAX_DEPTH);
+            let options = engine.analysis_options(*variant, Recording::ChainAndTree);
             let style = TreeStyle {
                 only_productive: !all,
                 ..TreeStyle::default()
@@ -250,8 +250,6 @@ pub fn run_render(a: &RenderArgs, out: &mut Output) -> anyhow::Result<i32> {
                 let tree = pair_analysis_tree(&PairAnalysis::run(&p.grid, &options));
                 (tree, TreeStyle::default())
             } else {
-                options.max_depth = variant.max_depth(options.max_depth);
-                options.recording = Recording::ChainAndTree;
                 let analysis = Analysis::run(&p.grid, &options);
                 let Some(tree) = analysis.tree else {
                     let problem = status_problem(&analysis.status).unwrap_or_default();
