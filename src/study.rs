@@ -1,9 +1,10 @@
 //! What a report shows about one puzzle, computed once: propagation, the solution, the pair
 //! reduction analysis, the classification and the chain of each variant (PR, DPR, VDPR, …) with
-//! its decision tree. The renderers (`render::report`) read a [`ReportInput`] and run nothing.
+//! its decision tree, and the minimal proof. The renderers (`render::report`) read a [`ReportInput`] and run nothing.
 
 use crate::classify::Classification;
-use crate::engine::{Analysis, Options, PairAnalysis, Recording};
+use crate::engine::{Analysis, Options, PairAnalysis, Recording, TracedLine};
+use crate::minimal::MinimalError;
 use crate::grid::Grid;
 
 /// What a report shows.
@@ -23,6 +24,9 @@ pub struct ReportInput {
     /// Each variant that ran, e.g. `("PR", analysis at depth 1)`, the last one the full analysis
     /// (recorded with its tree).
     pub variants: Vec<(String, Analysis)>,
+    /// The minimal proof of the full analysis (`hdp chain --minimal`), when it solved the
+    /// puzzle: its lines with the positions their pictures draw; or why there is none.
+    pub minimal: Option<Result<Vec<TracedLine>, MinimalError>>,
 }
 
 impl ReportInput {
@@ -73,7 +77,12 @@ impl ReportInput {
                 break;
             }
         }
+        let minimal = variants
+            .last()
+            .filter(|(_, a)| a.is_solved())
+            .map(|(_, a)| crate::minimal::minimal(a).map(|m| m.traced(a)));
         ReportInput {
+            minimal,
             title: title.to_string(),
             puzzle: *puzzle,
             propagated,
