@@ -181,7 +181,7 @@ pub fn propagate_from(grid: &mut Grid, changed: Cell, profile: &Profile) -> Outc
 /// `changed` were restricted: a re-test that starts from an earlier branch's end position
 /// intersected with a smaller state, or several facts applied at once.
 pub fn propagate_changed(grid: &mut Grid, changed: CellSet, profile: &Profile) -> Outcome {
-    let mut state = State::new(grid);
+    let mut state = State::copied(grid);
     state.assume_fixpoint_except(changed);
     let outcome = state.run(profile, &mut Stats::default());
     state.store(grid);
@@ -218,18 +218,25 @@ pub(crate) struct State {
 pub(crate) type Step = Result<bool, Contradiction>;
 
 impl State {
+    /// A fresh state: every unit to examine, every single new.
     fn new(grid: &Grid) -> Self {
-        let mut cells = [0u16; 81];
+        let mut state = State::copied(grid);
         let mut singles = 0u128;
-        for (i, (out, c)) in cells.iter_mut().zip(grid.cells()).enumerate() {
-            *out = c.bits();
-            if c.len() == 1 {
+        for (i, &m) in state.cells.iter().enumerate() {
+            if m != 0 && m & (m - 1) == 0 {
                 singles |= 1u128 << i;
             }
         }
+        state.new_singles = singles;
+        state
+    }
+
+    /// The cells of `grid`, with nothing yet marked as changed.
+    #[inline]
+    fn copied(grid: &Grid) -> Self {
         State {
-            cells,
-            new_singles: singles,
+            cells: grid.cells().map(|c| c.bits()),
+            new_singles: 0,
             dirty_check: ALL_UNITS,
             dirty_locked: ALL_UNITS,
             dirty_subsets: ALL_UNITS,
@@ -274,12 +281,7 @@ impl State {
     }
 
     fn store(&self, grid: &mut Grid) {
-        for cell in Cell::all() {
-            grid.set(
-                cell,
-                crate::grid::Candidates::from_bits(self.cells[cell.index()]),
-            );
-        }
+        *grid = Grid::from_bits(&self.cells);
     }
 
     fn run(&mut self, p: &Profile, stats: &mut Stats) -> Outcome {
