@@ -67,12 +67,10 @@ impl Grid {
         new != old
     }
 
-    /// The grid with the raw candidate masks `bits` (bit `v - 1` for value `v`).
+    /// All 81 candidate sets, in place (for propagation).
     #[inline]
-    pub(crate) fn from_bits(bits: &[u16; 81]) -> Grid {
-        Grid {
-            cells: bits.map(Candidates::from_bits),
-        }
+    pub(crate) fn cells_mut(&mut self) -> &mut [Candidates; 81] {
+        &mut self.cells
     }
 
     /// Restricts every cell to its values in `other` (the cell-wise intersection), in one
