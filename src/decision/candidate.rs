@@ -5,13 +5,29 @@ use super::{push_unique, Decision, Origin};
 use crate::grid::{Candidates, Cell, Grid};
 
 pub(super) fn generate(grid: &Grid, out: &mut Vec<Decision>) {
+    // Alone (the `--te` case), the only split reached twice is that of a two-valued cell
+    // (`X: a` is `X: b` swapped), so nothing needs searching; with other kinds, any may repeat.
+    let alone = out.is_empty();
     for cell in Cell::all() {
         let values = grid.get(cell);
         if values.len() < 2 {
             continue;
         }
         for d in values.iter() {
-            push_unique(out, grid, cell, Candidates::single(d), Origin::Candidate);
+            let first = Candidates::single(d);
+            if !alone {
+                push_unique(out, grid, cell, first, Origin::Candidate);
+                continue;
+            }
+            out.push(Decision {
+                cell,
+                first,
+                rest: values - first,
+                origin: Origin::Candidate,
+            });
+            if values.len() == 2 {
+                break;
+            }
         }
     }
 }

@@ -64,6 +64,26 @@ fn candidate_decisions_cover_every_value() {
 }
 
 #[test]
+fn candidate_decisions_alone_are_the_deduplicated_list() {
+    // Alone, candidate decisions skip the duplicate search; the list must be the one it gives.
+    let g = autosolved();
+    let (mut fast, mut searched) = (Vec::new(), Vec::new());
+    generate(&g, DecisionKinds::CANDIDATE, &mut fast);
+    for cell in crate::grid::Cell::all() {
+        for d in g.get(cell).iter().filter(|_| g.get(cell).len() >= 2) {
+            push_unique(
+                &mut searched,
+                &g,
+                cell,
+                Candidates::single(d),
+                Origin::Candidate,
+            );
+        }
+    }
+    assert_eq!(fast, searched);
+}
+
+#[test]
 fn kinds_parse() {
     assert_eq!(
         "cell".parse::<DecisionKinds>().unwrap(),

@@ -8,7 +8,7 @@
 use super::trace::{End, NoRecord, Recorder, Trace};
 use super::{Analysis, Limit, Options, Proof, Recording, Schedule, Status, Walk};
 use crate::decision::{generate, Decision, DecisionKinds, Origin};
-use crate::grid::{Cell, CellSet, Grid};
+use crate::grid::{CellSet, Grid};
 use crate::propagate::{
     propagate, propagate_changed, propagate_from, Contradiction, Outcome, Profile,
 };
@@ -674,14 +674,7 @@ impl Reuse {
         let (g, outcome) = match earlier {
             Some(end) => {
                 let mut g = *end;
-                let mut changed = CellSet::EMPTY;
-                for (cell, (&r, &s)) in Cell::all().zip(end.cells().iter().zip(state.cells())) {
-                    let m = r & s;
-                    if m != r {
-                        g.set(cell, m);
-                        changed.insert(cell);
-                    }
-                }
+                let (changed, emptied) = g.intersect(state);
                 if changed.is_empty() {
                     let outcome = if g.is_complete() {
                         Outcome::Solved
@@ -690,7 +683,7 @@ impl Reuse {
                     };
                     return (g, outcome);
                 }
-                let outcome = match changed.iter().find(|&c| g.get(c).is_empty()) {
+                let outcome = match emptied.iter().next() {
                     Some(cell) => Outcome::Contradiction(Contradiction::NoValue { cell }),
                     None => propagate_changed(&mut g, changed, profile),
                 };

@@ -95,6 +95,18 @@ impl Candidates {
         Candidates(bits & 0x1ff)
     }
 
+    /// The raw mask, in place, for propagation (which only removes bits).
+    #[inline]
+    pub(crate) fn bits_mut(&mut self) -> &mut u16 {
+        &mut self.0
+    }
+
+    /// The raw mask, by reference.
+    #[inline]
+    pub(crate) fn bits_ref(&self) -> &u16 {
+        &self.0
+    }
+
     /// The raw 9-bit mask.
     #[inline]
     pub const fn bits(self) -> u16 {

@@ -67,6 +67,36 @@ impl Grid {
         new != old
     }
 
+    /// All 81 candidate sets, in place (for propagation).
+    #[inline]
+    pub(crate) fn cells_mut(&mut self) -> &mut [Candidates; 81] {
+        &mut self.cells
+    }
+
+    /// Restricts every cell to its values in `other` (the cell-wise intersection), in one
+    /// branch-free pass. Returns the cells that changed and, among them, those left empty.
+    #[inline]
+    pub fn intersect(&mut self, other: &Grid) -> (CellSet, CellSet) {
+        let (mut changed, mut emptied) = ([0u64; 2], [0u64; 2]);
+        for (half, (mine, theirs)) in self
+            .cells
+            .chunks_mut(64)
+            .zip(other.cells.chunks(64))
+            .enumerate()
+        {
+            let (mut c, mut e) = (0u64, 0u64);
+            for (i, (a, b)) in mine.iter_mut().zip(theirs).enumerate() {
+                let (old, new) = (a.bits(), a.bits() & b.bits());
+                c |= u64::from(new != old) << i;
+                e |= u64::from(new == 0) << i;
+                *a = Candidates::from_bits(new);
+            }
+            (changed[half], emptied[half]) = (c, e & c);
+        }
+        let join = |h: [u64; 2]| CellSet::from_raw(u128::from(h[0]) | u128::from(h[1]) << 64);
+        (join(changed), join(emptied))
+    }
+
     /// All 81 candidate sets, row-major.
     #[inline]
     pub fn cells(&self) -> &[Candidates; 81] {

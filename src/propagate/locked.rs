@@ -2,7 +2,7 @@
 //! the line (pointing); a value confined to one block inside a line leaves the rest of the block
 //! (claiming).
 
-use super::{Contradiction, State, Stats, Step};
+use super::{Cells, Contradiction, State, Stats, Step};
 use crate::propagate::{Profile, Rule};
 
 /// One block–line intersection: the 6 other cells of the block and the 6 other cells of the line
@@ -105,7 +105,7 @@ const INTERSECTIONS: [Intersection; 54] = {
 };
 
 #[inline]
-fn union(cells: &[u16; 81], idx: &[u8]) -> u16 {
+fn union(cells: &Cells<'_>, idx: &[u8]) -> u16 {
     idx.iter().fold(0, |acc, &i| acc | cells[i as usize])
 }
 
@@ -126,7 +126,7 @@ fn remove(s: &mut State, idx: &[u8], values: u16) -> Result<bool, Contradiction>
 /// (by row, then block position along the row), then column segments.
 type Segments = [u16; 54];
 
-fn segments(cells: &[u16; 81]) -> Segments {
+fn segments(cells: &Cells<'_>) -> Segments {
     let mut seg = [0u16; 54];
     for r in 0..9 {
         for c in 0..9 {

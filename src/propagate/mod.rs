@@ -16,9 +16,10 @@ mod subsets;
 
 pub use profile::{Profile, Rule, UnknownRule};
 
-use crate::grid::{Cell, CellSet, Digit, Grid, Unit};
+use crate::grid::{Candidates, Cell, CellSet, Digit, Grid, Unit};
 use serde::Serialize;
 use std::fmt;
+use std::ops::{Index, IndexMut};
 
 /// What made a state contradictory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -159,13 +160,10 @@ pub fn propagate_counting(grid: &mut Grid, profile: &Profile, stats: &mut Stats)
     // Every single is new: remove their values from their peers in one sweep.
     if profile.has(Rule::NakedSingle) {
         if let Err(c) = singles::naked_bulk(&mut state) {
-            state.store(grid);
             return Outcome::Contradiction(c);
         }
     }
-    let outcome = state.run(profile, stats);
-    state.store(grid);
-    outcome
+    state.run(profile, stats)
 }
 
 /// As [`propagate`], for a grid that was a fixpoint of `profile` before `changed` was restricted
@@ -181,11 +179,9 @@ pub fn propagate_from(grid: &mut Grid, changed: Cell, profile: &Profile) -> Outc
 /// `changed` were restricted: a re-test that starts from an earlier branch's end position
 /// intersected with a smaller state, or several facts applied at once.
 pub fn propagate_changed(grid: &mut Grid, changed: CellSet, profile: &Profile) -> Outcome {
-    let mut state = State::new(grid);
+    let mut state = State::in_place(grid);
     state.assume_fixpoint_except(changed);
-    let outcome = state.run(profile, &mut Stats::default());
-    state.store(grid);
-    outcome
+    state.run(profile, &mut Stats::default())
 }
 
 /// The unit bits (block, row, column) of each cell, as a 27-bit mask.
@@ -202,9 +198,35 @@ const CELL_UNITS: [u32; 81] = {
 
 const ALL_UNITS: u32 = (1 << 27) - 1;
 
-/// The working state: raw masks, plus what changed since each rule family last looked.
-pub(crate) struct State {
-    pub(crate) cells: [u16; 81],
+/// A grid's candidate sets as raw masks, worked on in place (no copy in or out).
+pub(crate) struct Cells<'g>(&'g mut [Candidates; 81]);
+
+impl Index<usize> for Cells<'_> {
+    type Output = u16;
+    #[inline]
+    fn index(&self, i: usize) -> &u16 {
+        self.0[i].bits_ref()
+    }
+}
+
+impl IndexMut<usize> for Cells<'_> {
+    #[inline]
+    fn index_mut(&mut self, i: usize) -> &mut u16 {
+        self.0[i].bits_mut()
+    }
+}
+
+impl Cells<'_> {
+    /// The 81 masks, row-major.
+    #[inline]
+    pub(crate) fn iter(&self) -> impl Iterator<Item = u16> + '_ {
+        self.0.iter().map(|c| c.bits())
+    }
+}
+
+/// The working state: the grid's masks, plus what changed since each rule family last looked.
+pub(crate) struct State<'g> {
+    pub(crate) cells: Cells<'g>,
     /// Cells that became single and whose value has not yet left their peers.
     pub(crate) new_singles: u128,
     /// Units changed since the unit checks (and hidden singles) last examined them.
@@ -217,19 +239,26 @@ pub(crate) struct State {
 
 pub(crate) type Step = Result<bool, Contradiction>;
 
-impl State {
-    fn new(grid: &Grid) -> Self {
-        let mut cells = [0u16; 81];
+impl<'g> State<'g> {
+    /// A fresh state: every unit to examine, every single new.
+    fn new(grid: &'g mut Grid) -> Self {
+        let mut state = State::in_place(grid);
         let mut singles = 0u128;
-        for (i, (out, c)) in cells.iter_mut().zip(grid.cells()).enumerate() {
-            *out = c.bits();
-            if c.len() == 1 {
+        for (i, m) in state.cells.iter().enumerate() {
+            if m != 0 && m & (m - 1) == 0 {
                 singles |= 1u128 << i;
             }
         }
+        state.new_singles = singles;
+        state
+    }
+
+    /// The cells of `grid`, worked on in place, with no single yet marked as new.
+    #[inline]
+    fn in_place(grid: &'g mut Grid) -> Self {
         State {
-            cells,
-            new_singles: singles,
+            cells: Cells(grid.cells_mut()),
+            new_singles: 0,
             dirty_check: ALL_UNITS,
             dirty_locked: ALL_UNITS,
             dirty_subsets: ALL_UNITS,
@@ -273,20 +302,11 @@ impl State {
         Ok(())
     }
 
-    fn store(&self, grid: &mut Grid) {
-        for cell in Cell::all() {
-            grid.set(
-                cell,
-                crate::grid::Candidates::from_bits(self.cells[cell.index()]),
-            );
-        }
-    }
-
     fn run(&mut self, p: &Profile, stats: &mut Stats) -> Outcome {
         match self.fixpoint(p, stats) {
             Err(c) => Outcome::Contradiction(c),
             Ok(()) => {
-                if self.cells.iter().all(|&m| m.count_ones() == 1) {
+                if self.cells.iter().all(|m| m.count_ones() == 1) {
                     // Units are checked in the fixpoint: all singles and no duplicate is a solution.
                     Outcome::Solved
                 } else {

@@ -4,7 +4,7 @@
 //! contradiction, under any profile, on real puzzles and on the restricted states the engine makes.
 
 use crate::common::data;
-use hdp::propagate::{propagate, propagate_from, Outcome, Profile, Rule};
+use hdp::propagate::{propagate, propagate_changed, propagate_from, Outcome, Profile, Rule};
 use hdp::{Candidates, Cell, Grid, Unit};
 use proptest::prelude::*;
 use std::sync::OnceLock;
@@ -261,6 +261,62 @@ fn branch_tests_of_hard_positions_reach_the_reference_fixpoint() {
         }
     }
     assert!(checked > 200, "{checked}");
+}
+
+/// The `--te` re-test: a candidate branch's end position `R` (singles profile) intersected with
+/// a smaller state `S'` (a fact found since) and propagated from the changed cells, as the
+/// engine's `Reuse` does, must reach the reference fixpoint of `S'` with the branch applied.
+#[test]
+fn te_retests_from_an_end_position_reach_the_reference_fixpoint() {
+    let p = Profile::SINGLES;
+    let mut checked = 0;
+    for g in puzzles().iter().skip(95).take(3) {
+        let mut start = *g;
+        if propagate(&mut start, &p) != Outcome::Open {
+            continue;
+        }
+        let open: Vec<Cell> = Cell::all().filter(|&c| start.get(c).len() > 1).collect();
+        // Smaller states: one value of a few open cells removed, still open.
+        for &fact_cell in open.iter().step_by(7) {
+            let mut smaller = start;
+            let first = start.get(fact_cell).iter().next().unwrap();
+            smaller.set(fact_cell, start.get(fact_cell) - Candidates::single(first));
+            if propagate_from(&mut smaller, fact_cell, &p) != Outcome::Open {
+                continue;
+            }
+            for &cell in &open {
+                for d in start.get(cell).iter() {
+                    for keep in [
+                        Candidates::single(d),
+                        start.get(cell) - Candidates::single(d),
+                    ] {
+                        let mut end = start;
+                        end.set(cell, keep);
+                        if propagate_from(&mut end, cell, &p) != Outcome::Open {
+                            continue;
+                        }
+                        let mut direct = smaller;
+                        direct.set(cell, direct.get(cell) & keep);
+                        let expected = reference(&direct, &p);
+                        let mut ours = end;
+                        let (changed, emptied) = ours.intersect(&smaller);
+                        let outcome = if !emptied.is_empty() {
+                            Outcome::Contradiction(hdp::propagate::Contradiction::NoValue {
+                                cell: emptied.iter().next().unwrap(),
+                            })
+                        } else {
+                            propagate_changed(&mut ours, changed, &p)
+                        };
+                        if let Err(e) = agrees(outcome, &ours, expected) {
+                            panic!("{cell}: {keep} after {fact_cell} lost {first}: {e}");
+                        }
+                        checked += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked > 1000, "{checked}");
 }
 
 proptest! {
