@@ -728,9 +728,12 @@ fn report_shows_reasons_after_lines_and_marks_step_pictures() {
         let shown = match line.split_once(" ; ") {
             Some((line, why)) => {
                 reasons += 1;
-                format!("{}<span class=\"why\"> ; {why}</span>\n", escape(line))
+                format!(
+                    "<span class=\"text\">{}</span><span class=\"why\"> ; {why}</span></div>",
+                    escape(line)
+                )
             }
-            None => format!("{}\n", escape(line)),
+            None => format!("<span class=\"text\">{}</span></div>", escape(line)),
         };
         assert!(html.contains(&shown), "{shown}");
     }
@@ -743,7 +746,8 @@ fn report_shows_reasons_after_lines_and_marks_step_pictures() {
         let svg = std::fs::read_to_string(d.join(file)).unwrap();
         let why = caption
             .split_once("<span class=\"why\"> ; ")
-            .map(|(_, w)| w.trim_end_matches("</span>"));
+            .and_then(|(_, w)| w.split_once("</span>"))
+            .map(|(w, _)| w);
         assert_eq!(
             svg.contains("class=\"contradiction\""),
             why.is_some(),
