@@ -490,4 +490,57 @@ mod tests {
         assert!(html.find("medium").unwrap() < html.find("hard").unwrap());
         assert!(html.contains("t &#60;x&#62;") || html.contains("t &lt;x&gt;"));
     }
+
+    #[test]
+    fn a_report_owns_only_its_own_file_names() {
+        for owned in [
+            "index.html",
+            "tree.svg",
+            "analysis-tree.svg",
+            "steps/step-000-sta.svg",
+            "steps/step-123-dis.svg",
+        ] {
+            assert!(is_report_file(owned), "{owned}");
+        }
+        for foreign in [
+            "notes.txt",
+            "index.htm",
+            "steps/mine.svg",
+            "steps/drawing.svg",
+            "steps/step-notes.txt",
+            "steps/step-.svg",
+            "steps/sub/step-000-dis.svg",
+            "other/index.html",
+            "../index.html",
+        ] {
+            assert!(!is_report_file(foreign), "{foreign}");
+        }
+    }
+
+    #[test]
+    fn collection_links_are_replaced_in_place() {
+        let g: Grid =
+            "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
+                .parse()
+                .unwrap();
+        let input = ReportInput::analyse("Inkala", &g, &Options::default());
+        let alone = report(&input, 2, &Nav::default()).unwrap().index_html;
+        assert!(!alone.contains("rel=\"next\""));
+        let link = |href: &str, text: &str| Link {
+            href: href.into(),
+            text: text.into(),
+        };
+        let nav = Nav {
+            index: Some(link("../index.html#p-a", "famous <puzzles>")),
+            level: "hard · puzzle 2 of 3".into(),
+            previous: Some(link("../a/index.html", "a")),
+            next: Some(link("../c/index.html", "c")),
+        };
+        let linked = with_nav(&alone, &nav).unwrap();
+        assert_eq!(linked, report(&input, 2, &nav).unwrap().index_html);
+        assert!(linked.contains("<a href=\"../c/index.html\" rel=\"next\">c →</a>"));
+        assert!(!linked.contains("famous <puzzles>"), "escaped");
+        assert_eq!(with_nav(&linked, &Nav::default()).unwrap(), alone);
+        assert!(with_nav("<html></html>", &nav).is_err());
+    }
 }
