@@ -4,8 +4,9 @@
 
 use crate::classify::Classification;
 use crate::engine::{Analysis, Options, PairAnalysis, Recording, TracedLine};
-use crate::minimal::MinimalError;
 use crate::grid::Grid;
+use crate::minimal::MinimalError;
+use crate::solver::Solutions;
 
 /// What a report shows.
 pub struct ReportInput {
@@ -19,6 +20,9 @@ pub struct ReportInput {
     pub propagated: Grid,
     /// The solution, when the puzzle has exactly one.
     pub solution: Option<Grid>,
+    /// How many solutions the puzzle has: none, one, or several (the report says so instead of
+    /// drawing a solved grid).
+    pub solutions: Solutions,
     /// The first-level pair reduction analysis.
     pub pair: PairAnalysis,
     /// Each variant that ran, e.g. `("PR", analysis at depth 1)`, the last one the full analysis
@@ -36,8 +40,9 @@ impl ReportInput {
     pub fn analyse(title: &str, puzzle: &Grid, options: &Options) -> ReportInput {
         let mut propagated = *puzzle;
         crate::propagate::propagate(&mut propagated, &options.profile);
-        let solution = match crate::solver::solve(puzzle) {
-            crate::solver::Solutions::Unique(s) => Some(s),
+        let solutions = crate::solver::solve(puzzle);
+        let solution = match solutions {
+            Solutions::Unique(s) => Some(s),
             _ => None,
         };
         let pair = PairAnalysis::run(puzzle, options);
@@ -87,6 +92,7 @@ impl ReportInput {
             puzzle: *puzzle,
             propagated,
             solution,
+            solutions,
             classification,
             pair,
             variants,

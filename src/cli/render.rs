@@ -8,7 +8,10 @@ use clap::{Args, Subcommand};
 use hdp::engine::{Analysis, Budget, Options, PairAnalysis, Recording};
 use hdp::format::{apply_context, Puzzle};
 use hdp::render::steps::{pictures, selected};
-use hdp::render::{grid_svg, index_html, report, tree_svg, GridStyle, IndexEntry, TreeStyle};
+use hdp::render::{
+    grid_svg, index_html, index_order, is_report_file, report, tree_svg, with_nav, GridStyle,
+    IndexEntry, Link, Nav, TreeStyle,
+};
 use hdp::study::ReportInput;
 use hdp::tree::pair_analysis_tree;
 use std::io::Write;
@@ -372,9 +375,29 @@ fn short_name(source: &str, p: &Puzzle) -> String {
     format!("{start}… ({} givens)", p.grid.solved_count())
 }
 
-/// Writes the report of `input` into `dir`; returns how many step pictures it drew.
-fn write_report(dir: &Path, input: &ReportInput, max_steps: usize) -> anyhow::Result<usize> {
-    let r = report(input, max_steps)?;
+/// Writes the report of `input` into `dir`, after removing the files an older report left there
+/// that this one does not write again (only names a report writes: `is_report_file`); returns
+/// how many step pictures it drew.
+fn write_report(
+    dir: &Path,
+    input: &ReportInput,
+    max_steps: usize,
+    nav: &Nav,
+) -> anyhow::Result<usize> {
+    let r = report(input, max_steps, nav)?;
+    let written: std::collections::BTreeSet<&str> = r
+        .files
+        .iter()
+        .map(|(name, _)| name.as_str())
+        .chain(["index.html"])
+        .collect();
+    for stale in report_files(dir)? {
+        if !written.contains(stale.as_str()) {
+            std::fs::remove_file(dir.join(&stale)).map_err(|e| {
+                anyhow::anyhow!("cannot remove {}: {e}", dir.join(&stale).display())
+            })?;
+        }
+    }
     write(&dir.join("index.html"), &r.index_html)?;
     for (name, content) in &r.files {
         write(&dir.join(name), content)?;
@@ -383,6 +406,30 @@ fn write_report(dir: &Path, input: &ReportInput, max_steps: usize) -> anyhow::Re
         .iter()
         .filter(|(name, _)| name.starts_with("steps/"))
         .count())
+}
+
+/// The files of an older report in `dir` (relative, `/`-separated): those whose names a report
+/// writes, in `dir` and `dir/steps`; none when `dir` does not exist.
+fn report_files(dir: &Path) -> anyhow::Result<Vec<String>> {
+    let mut found = Vec::new();
+    for (sub, prefix) in [(dir.to_path_buf(), ""), (dir.join("steps"), "steps/")] {
+        let entries = match std::fs::read_dir(&sub) {
+            Ok(entries) => entries,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(e) => return Err(anyhow::anyhow!("cannot read {}: {e}", sub.display())),
+        };
+        for entry in entries {
+            let entry = entry.map_err(|e| anyhow::anyhow!("cannot read {}: {e}", sub.display()))?;
+            let is_file = entry.file_type().is_ok_and(|t| t.is_file());
+            if let Some(name) = entry.file_name().to_str() {
+                let rel = format!("{prefix}{name}");
+                if is_file && is_report_file(&rel) {
+                    found.push(rel);
+                }
+            }
+        }
+    }
+    Ok(found)
 }
 
 /// A name usable as a directory: letters, digits and dashes.
@@ -431,13 +478,9 @@ pub fn run_report(a: &ReportArgs, _out: &mut Output) -> anyhow::Result<i32> {
             Ok(read) => read,
             Err(code) => return Ok(code),
         };
-        let title = a
-            .title
-            .clone()
-            .or(p.label.clone())
-            .unwrap_or_else(|| p.grid.to_line());
+        let title = a.title.clone().unwrap_or_else(|| short_name(&source, &p));
         let input = ReportInput::analyse(&title, &p.grid, &options);
-        write_report(&a.output, &input, a.max_steps)?;
+        write_report(&a.output, &input, a.max_steps, &Nav::default())?;
         return Ok(match report_problem(&input) {
             None => EXIT_OK,
             Some(problem) => {
@@ -452,6 +495,51 @@ pub fn run_report(a: &ReportArgs, _out: &mut Output) -> anyhow::Result<i32> {
         });
     };
     run_index(a, index, &options)
+}
+
+/// The title of an index page: `--title`, else the collection's file name.
+fn title_of_index(a: &ReportArgs, index: &str) -> String {
+    a.title.clone().unwrap_or_else(|| match index {
+        "-" => "collection".into(),
+        _ => Path::new(index)
+            .file_name()
+            .map_or("collection".into(), |f| f.to_string_lossy().into_owned()),
+    })
+}
+
+/// The link from a report in folder `dir` back to its row of the index titled `title`.
+fn index_link(title: &str, dir: &str) -> Link {
+    Link {
+        href: format!("../index.html#p-{dir}"),
+        text: title.to_string(),
+    }
+}
+
+/// Gives each written report of `entries` its collection links: back to its row of the index,
+/// its level, and the previous and next puzzles in the index's order (by level, then input).
+fn link_reports(out: &Path, title: &str, entries: &[IndexEntry]) -> anyhow::Result<()> {
+    let order = index_order(entries);
+    let link = |i: usize| {
+        let e: &IndexEntry = &entries[i];
+        Link {
+            href: format!("../{}", e.link),
+            text: format!("{} ({})", e.name, e.level),
+        }
+    };
+    for (k, &i) in order.iter().enumerate() {
+        let e = &entries[i];
+        let nav = Nav {
+            index: Some(index_link(title, &e.anchor)),
+            level: format!("{} · puzzle {} of {}", e.level, k + 1, order.len()),
+            previous: k.checked_sub(1).map(|j| link(order[j])),
+            next: order.get(k + 1).map(|&j| link(j)),
+        };
+        let page = out.join(&e.link);
+        let html = std::fs::read_to_string(&page)
+            .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", page.display()))?;
+        write(&page, &with_nav(&html, &nav)?)?;
+    }
+    Ok(())
 }
 
 /// `report --index FILE`: a report per puzzle of the collection (the first `--max-reports`) and
@@ -504,7 +592,12 @@ fn run_index(a: &ReportArgs, index: &str, options: &Options) -> anyhow::Result<i
         let input = ReportInput::analyse(&name, &p.grid, &options);
         let c = input.classification.as_ref();
         let max_steps = a.max_steps.min(steps_left);
-        let drawn = write_report(&a.output.join(&dir), &input, max_steps)?;
+        // The previous and next links are set once the index's order is known.
+        let nav = Nav {
+            index: Some(index_link(&title_of_index(a, index), &dir)),
+            ..Nav::default()
+        };
+        let drawn = write_report(&a.output.join(&dir), &input, max_steps, &nav)?;
         if steps_left > 0 && drawn == steps_left {
             used_up = Some((name.clone(), entries.len() + 1));
         }
@@ -528,6 +621,7 @@ fn run_index(a: &ReportArgs, index: &str, options: &Options) -> anyhow::Result<i
                 .and_then(|c| c.depth_pairs)
                 .map_or("—".into(), |d| d.to_string()),
             link: format!("{dir}/index.html"),
+            anchor: dir,
         });
     }
     if let Some((name, reports)) = used_up.filter(|&(_, n)| n < entries.len()) {
@@ -549,12 +643,8 @@ fn run_index(a: &ReportArgs, index: &str, options: &Options) -> anyhow::Result<i
         }
         notes.push(note);
     }
-    let title = a.title.clone().unwrap_or_else(|| match index {
-        "-" => "collection".into(),
-        _ => Path::new(index)
-            .file_name()
-            .map_or("collection".into(), |f| f.to_string_lossy().into_owned()),
-    });
+    let title = title_of_index(a, index);
+    link_reports(&a.output, &title, &entries)?;
     write(
         &a.output.join("index.html"),
         &index_html(&title, &entries, &notes)?,

@@ -8,7 +8,10 @@ pub mod steps;
 pub mod tree;
 
 pub use grid::{contradiction_marks, grid_svg, GridStyle};
-pub use report::{index_html, report, IndexEntry, RenderError, Report};
+pub use report::{
+    index_html, index_order, is_report_file, report, with_nav, IndexEntry, Link, Nav, RenderError,
+    Report,
+};
 pub use steps::steps_svgs;
 pub use tree::{layout, tree_svg, Layout, NodeBox, TreeStyle};
 

@@ -6,7 +6,8 @@
 use super::grid::{grid_svg, GridStyle};
 use super::steps::{pictures, selected};
 use super::tree::{tree_svg, TreeStyle};
-use crate::engine::Analysis;
+use crate::engine::{Analysis, TracedLine};
+use crate::solver::Solutions;
 use crate::study::ReportInput;
 use crate::tree::pair_analysis_tree;
 use askama::Template;
@@ -30,10 +31,12 @@ struct VariantView {
     lines: Vec<LineView>,
 }
 
-/// A chain line and its reason (empty when it has none).
+/// A chain line, its reason (empty when it has none) and its step in the viewer (1-based; 0 when
+/// it has none, as the count line and the lines of shallower variants).
 struct LineView {
     text: String,
     reason: String,
+    step: usize,
 }
 
 impl LineView {
@@ -41,34 +44,113 @@ impl LineView {
         LineView {
             text: line.to_string(),
             reason: line.reason.map(|r| r.to_string()).unwrap_or_default(),
+            step: 0,
         }
     }
 }
 
-/// The summary chain of `a`, a line at a time, the count line last.
-fn chain_lines(a: &Analysis) -> Vec<LineView> {
+/// The summary chain of `a`, a line at a time, the count line last; the lines of `stepped` (its
+/// traced summary lines) get the step number of the viewer.
+fn chain_lines(a: &Analysis, stepped: &[&TracedLine]) -> Vec<LineView> {
     let chain = a.summary();
+    let traced = a.lines.iter().filter(|l| l.summary);
     let mut lines: Vec<LineView> = chain.lines.iter().map(LineView::of).collect();
+    // The summary starts with the traced summary lines, in order; what follows (the final
+    // context, the proof's status) has no step.
+    for (view, t) in lines.iter_mut().zip(traced) {
+        if let Some(i) = stepped.iter().position(|s| std::ptr::eq(*s, t)) {
+            view.step = i + 1;
+        }
+    }
     if let Some(c) = chain.count {
         lines.push(LineView {
             text: c.to_string(),
             reason: String::new(),
+            step: 0,
         });
     }
     lines
 }
 
+/// A step of the viewer: a chain line, its picture when drawn (`file` empty otherwise).
 struct StepView {
+    n: usize,
     file: String,
     caption: String,
     reason: String,
 }
 
+/// A link in a report's header.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Link {
+    /// Relative address.
+    pub href: String,
+    /// What the link says.
+    pub text: String,
+}
+
+/// Where a report sits in a collection: links back to the index and to the previous and next
+/// puzzles in the index's order. Empty for a report on its own.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Nav {
+    /// The index page, at this puzzle's row.
+    pub index: Option<Link>,
+    /// The puzzle's level, shown beside the index link.
+    pub level: String,
+    /// The previous puzzle of the index.
+    pub previous: Option<Link>,
+    /// The next puzzle of the index.
+    pub next: Option<Link>,
+}
+
+#[derive(Template)]
+#[template(path = "nav.html")]
+struct NavPart<'a> {
+    nav: &'a Nav,
+}
+
+/// Marks around the collection links of a page, so that [`with_nav`] can replace them.
+const NAV_START: &str = "<!-- collection -->";
+const NAV_END: &str = "<!-- /collection -->";
+
+fn nav_html(nav: &Nav) -> Result<String, RenderError> {
+    let inner = NavPart { nav }
+        .render()
+        .map_err(|e| RenderError(e.to_string()))?;
+    Ok(format!("{NAV_START}{inner}{NAV_END}"))
+}
+
+/// `page` (a report rendered by [`report`]) with its collection links replaced by `nav`: an
+/// index learns the previous and next puzzles of its order only once every report is written.
+pub fn with_nav(page: &str, nav: &Nav) -> Result<String, RenderError> {
+    let missing = || RenderError("the page has no collection links to replace".into());
+    let start = page.find(NAV_START).ok_or_else(missing)?;
+    let end = page[start..].find(NAV_END).ok_or_else(missing)? + start + NAV_END.len();
+    Ok(format!(
+        "{}{}{}",
+        &page[..start],
+        nav_html(nav)?,
+        &page[end..]
+    ))
+}
+
+/// A section of the page, listed in its table of contents.
+struct TocEntry {
+    id: &'static str,
+    text: &'static str,
+}
+
+/// Chains longer than this many lines start collapsed.
+const OPEN_LINES: usize = 40;
+
 #[derive(Template)]
 #[template(path = "report.html")]
 struct ReportPage<'a> {
     title: &'a str,
+    nav: String,
+    toc: Vec<TocEntry>,
     puzzle_line: String,
+    problem: String,
     solution_line: String,
     status: String,
     depth: String,
@@ -82,16 +164,35 @@ struct ReportPage<'a> {
     solved_svg: String,
     pairs: String,
     analysis_text: String,
-    variants: Vec<VariantView>,
+    full: VariantView,
+    full_open: bool,
+    shallower: Vec<VariantView>,
     steps: Vec<StepView>,
-    steps_total: usize,
+    drawn: usize,
+    proof_note: String,
+    proof: Vec<LineView>,
+    proof_steps: Vec<StepView>,
     appendix: String,
+    appendix_lines: usize,
     tree_note: String,
 }
 
-/// Renders the report of `input` with at most `max_steps` step pictures (the summary lines, in
-/// order).
-pub fn report(input: &ReportInput, max_steps: usize) -> Result<Report, RenderError> {
+/// Why the puzzle has no solved grid on its page (empty when it has exactly one solution).
+fn problem(solutions: &Solutions) -> String {
+    match solutions {
+        Solutions::Unique(_) => String::new(),
+        Solutions::None => "This puzzle has no solution: its givens contradict each other, so \
+                            there is no solved grid and no chain reaches SOL."
+            .into(),
+        Solutions::Multiple(_) => "This puzzle has several solutions: it is not a proper \
+                                   Sudoku, so there is no single solved grid to show."
+            .into(),
+    }
+}
+
+/// Renders the report of `input`: every summary line of the deepest chain is a step of the
+/// viewer, the first `max_steps` with a picture; `nav` gives the links to a collection.
+pub fn report(input: &ReportInput, max_steps: usize, nav: &Nav) -> Result<Report, RenderError> {
     let Some((_, full)) = input.variants.last() else {
         return Err(RenderError("no analysis to report".into()));
     };
@@ -116,32 +217,130 @@ pub fn report(input: &ReportInput, max_steps: usize) -> Result<Report, RenderErr
         );
     }
     let chosen = selected(full, true);
-    let steps_total = chosen.len();
-    let chosen: Vec<_> = chosen.into_iter().take(max_steps).collect();
-    let mut steps = Vec::new();
-    for ((name, svg), line) in pictures(full, &chosen).into_iter().zip(&chosen) {
-        let mut caption = line.line.clone();
-        caption.position = None;
-        let file = format!("steps/{name}");
-        steps.push(StepView {
-            file: file.clone(),
-            reason: LineView::of(&caption).reason,
-            caption: caption.to_string(),
-        });
-        files.push((file, svg));
+    // The short proof's pictures come first, out of the same `max_steps`.
+    let proof_drawn = match &input.minimal {
+        Some(Ok(traced)) => traced.len().min(max_steps),
+        _ => 0,
+    };
+    let drawn = chosen.len().min(max_steps - proof_drawn);
+    let mut steps: Vec<StepView> = chosen
+        .iter()
+        .enumerate()
+        .map(|(i, line)| {
+            let mut caption = line.line.clone();
+            caption.position = None;
+            StepView {
+                n: i + 1,
+                file: String::new(),
+                reason: LineView::of(&caption).reason,
+                caption: caption.to_string(),
+            }
+        })
+        .collect();
+    for ((name, svg), step) in pictures(full, &chosen[..drawn]).into_iter().zip(&mut steps) {
+        step.file = format!("steps/{name}");
+        files.push((step.file.clone(), svg));
     }
     let propagated = input.propagated;
     let givens = GridStyle {
         givens: Some(input.puzzle),
         ..GridStyle::default()
     };
-    let solution = input.solution;
     let c = input.classification.as_ref();
     let opt = |v: Option<u8>| v.map_or("—".to_string(), |d| d.to_string());
+    let view = |(name, a): &(String, Analysis), stepped: &[&TracedLine]| VariantView {
+        name: name.clone(),
+        status: a.status.to_string(),
+        lines: chain_lines(a, stepped),
+    };
+    let Some((last, others)) = input.variants.split_last() else {
+        return Err(RenderError("no analysis to report".into()));
+    };
+    let full_view = view(last, &chosen);
+    // The short proof first (hdp chain --minimal), each line with its picture.
+    let (mut proof_note, mut proof, mut proof_steps) = (String::new(), Vec::new(), Vec::new());
+    match &input.minimal {
+        None => {}
+        Some(Err(e)) => proof_note = format!("No short proof: {e}. The full chain follows."),
+        Some(Ok(traced)) => {
+            let lines: Vec<&TracedLine> = traced.iter().collect();
+            proof_note = format!(
+                "The lines the final proof needs (as hdp chain --minimal prints them): {} of \
+                 the {} lines of the chain below, each checked on its own by propagation; \
+                 the full search follows as the chain and its appendix.",
+                lines.len(),
+                full.lines.iter().filter(|l| l.summary).count()
+            );
+            proof = lines.iter().map(|l| LineView::of(&l.line)).collect();
+            let mut drawn = pictures(full, &lines[..proof_drawn]).into_iter();
+            for (i, l) in lines.iter().enumerate() {
+                let mut caption = l.line.clone();
+                caption.position = None;
+                let file = match drawn.next() {
+                    Some((name, svg)) => {
+                        let file = format!("steps/step-proof-{}", &name["step-".len()..]);
+                        files.push((file.clone(), svg));
+                        file
+                    }
+                    None => String::new(),
+                };
+                proof_steps.push(StepView {
+                    n: i + 1,
+                    file,
+                    reason: LineView::of(&caption).reason,
+                    caption: caption.to_string(),
+                });
+            }
+        }
+    }
+    let mut toc = vec![
+        TocEntry {
+            id: "classification",
+            text: "Classification",
+        },
+        TocEntry {
+            id: "positions",
+            text: "Positions",
+        },
+    ];
+    if !proof_note.is_empty() {
+        toc.push(TocEntry {
+            id: "proof",
+            text: "The short proof",
+        });
+    }
+    toc.extend([
+        TocEntry {
+            id: "chain",
+            text: "HDP chain",
+        },
+        TocEntry {
+            id: "viewer",
+            text: "Step through the chain",
+        },
+    ]);
+    if !tree_note.is_empty() {
+        toc.push(TocEntry {
+            id: "tree",
+            text: "Decision tree",
+        });
+    }
+    toc.push(TocEntry {
+        id: "pair-analysis",
+        text: "Pair reduction analysis",
+    });
+    toc.push(TocEntry {
+        id: "appendix",
+        text: "Appendix: every step",
+    });
+    let appendix = full.steps().to_string();
     let page = ReportPage {
         title: &input.title,
+        nav: nav_html(nav)?,
+        toc,
         puzzle_line: input.puzzle.to_line(),
-        solution_line: solution.map(|s| s.to_line()).unwrap_or_default(),
+        problem: problem(&input.solutions),
+        solution_line: input.solution.map(|s| s.to_line()).unwrap_or_default(),
         status: full.status.to_string(),
         depth: opt(full.depth),
         depth_pairs: opt(c.and_then(|c| c.depth_pairs)),
@@ -153,7 +352,10 @@ pub fn report(input: &ReportInput, max_steps: usize) -> Result<Report, RenderErr
         max_line_depth: full.max_line_depth(),
         original_svg: grid_svg(&input.puzzle, &givens),
         propagated_svg: grid_svg(&propagated, &givens),
-        solved_svg: grid_svg(&solution.unwrap_or(full.end), &givens),
+        solved_svg: input
+            .solution
+            .map(|s| grid_svg(&s, &givens))
+            .unwrap_or_default(),
         pairs: input
             .pair
             .pairs
@@ -162,22 +364,36 @@ pub fn report(input: &ReportInput, max_steps: usize) -> Result<Report, RenderErr
             .collect::<Vec<_>>()
             .join(" + "),
         analysis_text: input.pair.to_string(),
-        variants: input
-            .variants
-            .iter()
-            .map(|(name, a)| VariantView {
-                name: name.clone(),
-                status: a.status.to_string(),
-                lines: chain_lines(a),
-            })
-            .collect(),
+        full_open: full_view.lines.len() <= OPEN_LINES,
+        full: full_view,
+        shallower: others.iter().map(|v| view(v, &[])).collect(),
         steps,
-        steps_total,
-        appendix: full.steps().to_string(),
+        drawn,
+        proof_note,
+        proof,
+        proof_steps,
+        appendix_lines: appendix.lines().count(),
+        appendix,
         tree_note,
     };
     let index_html = page.render().map_err(|e| RenderError(e.to_string()))?;
     Ok(Report { index_html, files })
+}
+
+/// Whether `path` (relative to a report's folder, `/`-separated) names a file a report writes:
+/// `index.html`, the tree pictures and the step pictures (`steps/step-*.svg`). A report written
+/// into a folder that held an older one removes the older files of these names it does not
+/// write again, and nothing else.
+pub fn is_report_file(path: &str) -> bool {
+    match path.strip_prefix("steps/") {
+        Some(name) => {
+            name.starts_with("step-")
+                && name.ends_with(".svg")
+                && !name.contains('/')
+                && name.len() > "step-.svg".len()
+        }
+        None => matches!(path, "index.html" | "analysis-tree.svg" | "tree.svg"),
+    }
 }
 
 /// One puzzle on an index page.
@@ -193,6 +409,8 @@ pub struct IndexEntry {
     pub depth: String,
     /// Relative link to its report.
     pub link: String,
+    /// Its row is `p-ANCHOR` (the anchor is its folder's name), which its report links back to.
+    pub anchor: String,
 }
 
 struct LevelGroup<'a> {
@@ -209,13 +427,9 @@ struct IndexPage<'a> {
     notes: &'a [String],
 }
 
-/// The index page of a collection, grouping its puzzles by level (easiest first), with `notes`
-/// (what was left out) under the title.
-pub fn index_html(
-    title: &str,
-    entries: &[IndexEntry],
-    notes: &[String],
-) -> Result<String, RenderError> {
+/// The levels of `entries` in the index's order: the classification's levels from the easiest,
+/// then any other (`invalid`), each with the positions of its entries in input order.
+fn level_groups(entries: &[IndexEntry]) -> Vec<(String, Vec<usize>)> {
     let mut names: Vec<String> = crate::classify::Level::ALL
         .iter()
         .map(|l| l.to_string())
@@ -225,13 +439,40 @@ pub fn index_html(
             names.push(e.level.clone());
         }
     }
-    let groups = names
+    names
         .into_iter()
-        .map(|level| LevelGroup {
-            entries: entries.iter().filter(|e| e.level == level).collect(),
-            level,
+        .map(|level| {
+            let members = (0..entries.len())
+                .filter(|&i| entries[i].level == level)
+                .collect();
+            (level, members)
         })
-        .filter(|g| !g.entries.is_empty())
+        .filter(|(_, m): &(String, Vec<usize>)| !m.is_empty())
+        .collect()
+}
+
+/// The positions of `entries` in the order the index lists them (by level, easiest first, then
+/// input order): the order of a report's previous and next links.
+pub fn index_order(entries: &[IndexEntry]) -> Vec<usize> {
+    level_groups(entries)
+        .into_iter()
+        .flat_map(|(_, m)| m)
+        .collect()
+}
+
+/// The index page of a collection, grouping its puzzles by level (easiest first), with `notes`
+/// (what was left out) under the title.
+pub fn index_html(
+    title: &str,
+    entries: &[IndexEntry],
+    notes: &[String],
+) -> Result<String, RenderError> {
+    let groups = level_groups(entries)
+        .into_iter()
+        .map(|(level, members)| LevelGroup {
+            level,
+            entries: members.into_iter().map(|i| &entries[i]).collect(),
+        })
         .collect();
     IndexPage {
         title,
@@ -256,7 +497,7 @@ mod tests {
                 .parse()
                 .unwrap();
         let input = ReportInput::analyse("Arto Inkala 2012", &g, &Options::default());
-        let r = report(&input, 60).unwrap();
+        let r = report(&input, 60, &Nav::default()).unwrap();
         assert!(r.index_html.contains(
             "812753649943682175675491283154237896369845721287169534521974368438526917796318452"
         ));
@@ -279,7 +520,7 @@ mod tests {
             );
         }
         let input = ReportInput::analyse("Arto Inkala 2012", &g, &Options::default());
-        let again = report(&input, 60).unwrap();
+        let again = report(&input, 60, &Nav::default()).unwrap();
         assert_eq!(again.index_html, r.index_html, "deterministic");
     }
 
@@ -291,6 +532,7 @@ mod tests {
             level: l.into(),
             depth: "1".into(),
             link: format!("{n}/index.html"),
+            anchor: n.into(),
         };
         let html = index_html(
             "t <x>",
@@ -300,5 +542,58 @@ mod tests {
         .unwrap();
         assert!(html.find("medium").unwrap() < html.find("hard").unwrap());
         assert!(html.contains("t &#60;x&#62;") || html.contains("t &lt;x&gt;"));
+    }
+
+    #[test]
+    fn a_report_owns_only_its_own_file_names() {
+        for owned in [
+            "index.html",
+            "tree.svg",
+            "analysis-tree.svg",
+            "steps/step-000-sta.svg",
+            "steps/step-123-dis.svg",
+        ] {
+            assert!(is_report_file(owned), "{owned}");
+        }
+        for foreign in [
+            "notes.txt",
+            "index.htm",
+            "steps/mine.svg",
+            "steps/drawing.svg",
+            "steps/step-notes.txt",
+            "steps/step-.svg",
+            "steps/sub/step-000-dis.svg",
+            "other/index.html",
+            "../index.html",
+        ] {
+            assert!(!is_report_file(foreign), "{foreign}");
+        }
+    }
+
+    #[test]
+    fn collection_links_are_replaced_in_place() {
+        let g: Grid =
+            "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
+                .parse()
+                .unwrap();
+        let input = ReportInput::analyse("Inkala", &g, &Options::default());
+        let alone = report(&input, 2, &Nav::default()).unwrap().index_html;
+        assert!(!alone.contains("rel=\"next\""));
+        let link = |href: &str, text: &str| Link {
+            href: href.into(),
+            text: text.into(),
+        };
+        let nav = Nav {
+            index: Some(link("../index.html#p-a", "famous <puzzles>")),
+            level: "hard · puzzle 2 of 3".into(),
+            previous: Some(link("../a/index.html", "a")),
+            next: Some(link("../c/index.html", "c")),
+        };
+        let linked = with_nav(&alone, &nav).unwrap();
+        assert_eq!(linked, report(&input, 2, &nav).unwrap().index_html);
+        assert!(linked.contains("<a href=\"../c/index.html\" rel=\"next\">c →</a>"));
+        assert!(!linked.contains("famous <puzzles>"), "escaped");
+        assert_eq!(with_nav(&linked, &Nav::default()).unwrap(), alone);
+        assert!(with_nav("<html></html>", &nav).is_err());
     }
 }

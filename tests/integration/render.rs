@@ -293,10 +293,19 @@ fn published_inkala_analysis_regenerates_identically() {
         .arg(&d)
         .assert()
         .success();
+    // The published report sits in an index: its collection links (previous, next, back to the
+    // index; tested by report_index_links_rows_and_reports_in_the_index_order) are left out.
+    let without_nav = |page: String| match (
+        page.find("<!-- collection -->"),
+        page.find("<!-- /collection -->"),
+    ) {
+        (Some(a), Some(b)) => format!("{}{}", &page[..a], &page[b..]),
+        _ => page,
+    };
     for entry in walk(&committed) {
         let rel = entry.strip_prefix(&committed).unwrap();
-        let fresh = std::fs::read_to_string(d.join(rel)).unwrap_or_default();
-        let old = std::fs::read_to_string(&entry).unwrap();
+        let fresh = without_nav(std::fs::read_to_string(d.join(rel)).unwrap_or_default());
+        let old = without_nav(std::fs::read_to_string(&entry).unwrap());
         assert!(
             fresh == old,
             "{} differs from a fresh run: regenerate analyses (README)",
@@ -728,9 +737,12 @@ fn report_shows_reasons_after_lines_and_marks_step_pictures() {
         let shown = match line.split_once(" ; ") {
             Some((line, why)) => {
                 reasons += 1;
-                format!("{}<span class=\"why\"> ; {why}</span>\n", escape(line))
+                format!(
+                    "<span class=\"text\">{}</span><span class=\"why\"> ; {why}</span></div>",
+                    escape(line)
+                )
             }
-            None => format!("{}\n", escape(line)),
+            None => format!("<span class=\"text\">{}</span></div>", escape(line)),
         };
         assert!(html.contains(&shown), "{shown}");
     }
@@ -743,7 +755,8 @@ fn report_shows_reasons_after_lines_and_marks_step_pictures() {
         let svg = std::fs::read_to_string(d.join(file)).unwrap();
         let why = caption
             .split_once("<span class=\"why\"> ; ")
-            .map(|(_, w)| w.trim_end_matches("</span>"));
+            .and_then(|(_, w)| w.split_once("</span>"))
+            .map(|(w, _)| w);
         assert_eq!(
             svg.contains("class=\"contradiction\""),
             why.is_some(),
@@ -759,4 +772,349 @@ fn report_shows_reasons_after_lines_and_marks_step_pictures() {
     assert!(html.contains("<object data=\"tree.svg\""));
     let tree = std::fs::read_to_string(d.join("tree.svg")).unwrap();
     assert!(tree.contains("=&gt; CTR: D5 has no value after 7 rounds</title>"));
+}
+
+/// The values of `attr="..."` in `html`, in order.
+fn attrs<'a>(html: &'a str, attr: &str) -> Vec<&'a str> {
+    let key = format!(" {attr}=\"");
+    html.split(key.as_str())
+        .skip(1)
+        .filter_map(|rest| rest.split_once('"').map(|(v, _)| v))
+        .collect()
+}
+
+/// The element of `html` with `id="id"`, from its tag to the end of the line.
+fn element<'a>(html: &'a str, id: &str) -> &'a str {
+    let at = html
+        .find(&format!(" id=\"{id}\""))
+        .unwrap_or_else(|| panic!("no #{id}"));
+    let rest = &html[at..];
+    &rest[..rest.find('\n').unwrap_or(rest.len())]
+}
+
+/// The deep puzzle of issue 14: line 358 of forum-hardest-1106 (committed in tests/data).
+fn deep_puzzle() -> String {
+    let corpus = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/forum-hardest-1106.txt"),
+    )
+    .unwrap();
+    corpus.lines().nth(357).unwrap().to_string()
+}
+
+/// The report's links: every numbered chain line links to an existing step that shows the same
+/// line and links back to it; every in-page link (contents included) lands on an id; the title
+/// is a short name, not the 81-character puzzle.
+#[test]
+fn report_links_chain_lines_and_steps_both_ways_and_its_contents_resolve() {
+    let d = tmp("report-links");
+    for (name, puzzle) in [("inkala", INKALA.to_string()), ("deep", deep_puzzle())] {
+        let dir = d.join(name);
+        hdp()
+            .args(["report", &puzzle, "-o"])
+            .arg(&dir)
+            .assert()
+            .success();
+        let html = std::fs::read_to_string(dir.join("index.html")).unwrap();
+        let ids = attrs(&html, "id");
+        let title = html
+            .split("<h1>")
+            .nth(1)
+            .unwrap()
+            .split("</h1>")
+            .next()
+            .unwrap();
+        assert!(
+            !title.contains(&puzzle) && title.chars().count() < 60,
+            "{title}"
+        );
+        let head = html
+            .split("<title>")
+            .nth(1)
+            .unwrap()
+            .split("</title>")
+            .next()
+            .unwrap();
+        assert!(!head.contains(&puzzle), "{head}");
+        let lines: Vec<&str> = ids
+            .iter()
+            .filter(|i| i.starts_with("line-"))
+            .copied()
+            .collect();
+        let steps: Vec<&str> = ids
+            .iter()
+            .filter(|i| i.starts_with("step-"))
+            .copied()
+            .collect();
+        assert!(steps.len() >= 5, "{name}: {steps:?}");
+        assert_eq!(lines.len(), steps.len(), "{name}: a step per chain line");
+        for (k, line) in lines.iter().enumerate() {
+            let n = k + 1;
+            assert_eq!(*line, format!("line-{n}"));
+            let line_el = element(&html, line);
+            assert!(
+                line_el.contains(&format!("href=\"#step-{n}\"")),
+                "{line_el}"
+            );
+            let step_el = element(&html, &format!("step-{n}"));
+            assert!(
+                step_el.contains(&format!("href=\"#line-{n}\"")),
+                "{step_el}"
+            );
+            let text = |el: &str| {
+                el.split("<span class=\"text\">")
+                    .nth(1)
+                    .unwrap()
+                    .split("</span>")
+                    .next()
+                    .unwrap()
+                    .to_string()
+            };
+            assert_eq!(
+                text(line_el),
+                text(step_el),
+                "{name}: step {n} shows its line"
+            );
+            let picture = attrs(step_el, "src");
+            assert_eq!(picture.len(), 1, "{step_el}");
+            assert!(dir.join(picture[0]).is_file(), "{}", picture[0]);
+        }
+        let toc = html
+            .split("<nav class=\"toc\"")
+            .nth(1)
+            .unwrap()
+            .split("</nav>")
+            .next()
+            .unwrap();
+        let toc_links = attrs(toc, "href");
+        assert!(toc_links.len() >= 6, "{toc}");
+        for href in attrs(&html, "href")
+            .into_iter()
+            .filter(|h| h.starts_with('#'))
+        {
+            assert!(ids.contains(&&href[1..]), "{name}: {href} lands nowhere");
+        }
+        for required in ["#classification", "#chain", "#viewer", "#appendix"] {
+            assert!(
+                toc_links.contains(&required),
+                "{name}: {required} not in contents"
+            );
+        }
+    }
+}
+
+/// A report written into the folder of an older one removes the older step pictures it does
+/// not draw again, and nothing that is not a report's own file.
+#[test]
+fn report_into_a_used_folder_leaves_no_stale_files() {
+    let d = tmp("report-stale");
+    hdp()
+        .args(["report", &deep_puzzle(), "-o"])
+        .arg(&d)
+        .assert()
+        .success();
+    hdp()
+        .args(["render", "steps", INKALA, "-o"])
+        .arg(d.join("steps"))
+        .assert()
+        .success();
+    let mine = [
+        d.join("notes.txt"),
+        d.join("steps/mine.svg"),
+        d.join("steps/step-notes.txt"),
+    ];
+    for f in &mine {
+        std::fs::write(f, "mine").unwrap();
+    }
+    let before = std::fs::read_dir(d.join("steps")).unwrap().count();
+    hdp()
+        .args(["report", INKALA, "--max-steps", "2", "-o"])
+        .arg(&d)
+        .assert()
+        .success();
+    let html = std::fs::read_to_string(d.join("index.html")).unwrap();
+    let mut named: Vec<String> = attrs(&html, "src")
+        .into_iter()
+        .filter(|s| s.starts_with("steps/"))
+        .map(|s| s.to_string())
+        .collect();
+    named.sort();
+    let mut steps: Vec<String> = std::fs::read_dir(d.join("steps"))
+        .unwrap()
+        .map(|e| format!("steps/{}", e.unwrap().file_name().to_string_lossy()))
+        .filter(|f| f.ends_with(".svg") && f.starts_with("steps/step-"))
+        .collect();
+    steps.sort();
+    assert!(before > steps.len() + 2, "{before} files before");
+    assert_eq!(steps, named, "only the pictures this report names");
+    assert_eq!(named.len(), 2);
+    for f in &mine {
+        assert!(f.is_file(), "{} was removed", f.display());
+    }
+    // The later lines (of the short proof, which draws first, and of the viewer) are steps
+    // without a picture, saying why.
+    let proof = &html[html.find("<section id=\"proof\">").unwrap()
+        ..html.find("<section id=\"chain\">").unwrap()];
+    let listed = html.matches("<li class=\"step\"").count() + proof.matches("<figure>").count();
+    assert_eq!(html.matches("<p class=\"nopic\">").count(), listed - 2);
+    assert!(listed > 4, "{listed}");
+}
+
+/// A puzzle without exactly one solution: a message, no solved grid, and exit code 1.
+#[test]
+fn report_of_a_puzzle_without_one_solution_says_so_and_draws_no_solved_grid() {
+    let d = tmp("report-unsolvable");
+    // Inkala's puzzle with a given that breaks it (B1 = 2 clashes with no given, but its
+    // solution has 1 there), and with its first 40 cells emptied.
+    let none = format!("82{}", &INKALA[2..]);
+    let several = format!("{}{}", ".".repeat(40), &INKALA[40..]);
+    for (name, puzzle, message) in [
+        ("none", none, "has no solution"),
+        ("several", several, "has several solutions"),
+    ] {
+        let dir = d.join(name);
+        hdp()
+            .args(["report", &puzzle, "-o"])
+            .arg(&dir)
+            .assert()
+            .code(1);
+        let html = std::fs::read_to_string(dir.join("index.html")).unwrap();
+        assert!(html.contains("<p class=\"problem\""), "{name}");
+        assert!(html.contains(message), "{name}");
+        assert!(!html.contains("<figcaption>solved</figcaption>"), "{name}");
+        assert!(html.contains("<dt>solution</dt><dd>none</dd>"), "{name}");
+    }
+    hdp()
+        .args(["report", INKALA, "-o"])
+        .arg(d.join("one"))
+        .assert()
+        .success();
+    let html = std::fs::read_to_string(d.join("one/index.html")).unwrap();
+    assert!(
+        !html.contains("class=\"problem\"") && html.contains("<figcaption>solved</figcaption>")
+    );
+}
+
+/// `report --index`: every row has an id and links to its report; every report links back to
+/// its row and to the previous and next rows of the index (by level, not input order).
+#[test]
+fn report_index_links_rows_and_reports_in_the_index_order() {
+    let d = tmp("index-links");
+    let top95 =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/top95.txt"))
+            .unwrap();
+    let easy: Vec<&str> = top95.lines().take(2).collect();
+    let list = d.join("list.txt");
+    std::fs::write(
+        &list,
+        format!("{INKALA} Inkala\n{}\n{}\n", easy[0], easy[1]),
+    )
+    .unwrap();
+    let out = d.join("out");
+    hdp()
+        .args(["report", "--index"])
+        .arg(&list)
+        .args(["--max-steps", "1", "-o"])
+        .arg(&out)
+        .assert()
+        .success();
+    let index = std::fs::read_to_string(out.join("index.html")).unwrap();
+    let rows: Vec<&str> = attrs(&index, "id")
+        .into_iter()
+        .filter(|i| i.starts_with("p-"))
+        .collect();
+    assert_eq!(
+        rows,
+        ["p-line-2", "p-line-3", "p-inkala"],
+        "easy first, then hard"
+    );
+    for (k, row) in rows.iter().enumerate() {
+        let dir = &row[2..];
+        assert!(element(&index, row).contains(&format!("href=\"{dir}/index.html\"")));
+        let page = std::fs::read_to_string(out.join(dir).join("index.html")).unwrap();
+        let nav = page
+            .split("<nav class=\"collection\"")
+            .nth(1)
+            .unwrap()
+            .split("</nav>")
+            .next()
+            .unwrap();
+        let links = attrs(nav, "href");
+        let mut expected = vec![format!("../index.html#{row}")];
+        if k > 0 {
+            expected.push(format!("../{}/index.html", &rows[k - 1][2..]));
+        }
+        if k + 1 < rows.len() {
+            expected.push(format!("../{}/index.html", &rows[k + 1][2..]));
+        }
+        assert_eq!(links, expected, "{dir}: {nav}");
+    }
+}
+
+/// The report shows the short proof first: the lines of `hdp chain --minimal --why` in order,
+/// before the full chain, each with a picture marked where its reason points; its section is in
+/// the contents.
+#[test]
+fn report_shows_the_short_proof_first() {
+    for decisions in ["cell,constraint", "pairs"] {
+        let d = tmp(&format!("report-proof-{decisions}"));
+        hdp()
+            .args(["report", INKALA, "--decisions", decisions, "-o"])
+            .arg(&d)
+            .assert()
+            .success();
+        let html = std::fs::read_to_string(d.join("index.html")).unwrap();
+        let out = hdp()
+            .args([
+                "chain",
+                INKALA,
+                "--minimal",
+                "--why",
+                "--decisions",
+                decisions,
+            ])
+            .assert()
+            .success();
+        let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+        let lines: Vec<&str> = text
+            .lines()
+            .filter(|l| l.starts_with("DIS") || l.starts_with("PRF"))
+            .collect();
+        assert!(!lines.is_empty());
+        let proof_at = html
+            .find("<section id=\"proof\">")
+            .expect("a proof section");
+        let chain_at = html.find("<section id=\"chain\">").unwrap();
+        assert!(proof_at < chain_at, "the short proof comes first");
+        assert!(html.contains("<a href=\"#proof\">The short proof</a>"));
+        let section = &html[proof_at..chain_at];
+        let escape = |s: &str| s.replace('>', "&#62;");
+        let mut at = 0;
+        for line in &lines {
+            let shown = match line.split_once(" ; ") {
+                Some((l, why)) => {
+                    format!("{}</span><span class=\"why\"> ; {why}</span>", escape(l))
+                }
+                None => format!("{}</span>", escape(line)),
+            };
+            let found = section[at..]
+                .find(&shown)
+                .unwrap_or_else(|| panic!("{shown}"));
+            at += found + shown.len();
+        }
+        // One picture per line, marked exactly when the line has a reason.
+        let pictures: Vec<&str> = section
+            .split("<img src=\"")
+            .skip(1)
+            .map(|s| s.split('"').next().unwrap())
+            .collect();
+        assert_eq!(pictures.len(), lines.len(), "{decisions}");
+        for (file, line) in pictures.iter().zip(&lines) {
+            let svg = std::fs::read_to_string(d.join(file)).unwrap();
+            assert_eq!(
+                svg.contains("class=\"contradiction\""),
+                line.contains(" ; "),
+                "{file}: {line}"
+            );
+        }
+    }
 }

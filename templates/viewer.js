@@ -1,0 +1,78 @@
+// The step-through viewer: one chain line at a time, with ←/→ and the Prev/Next buttons. Without
+// JavaScript every step stays listed and the links between lines and steps still work.
+(function () {
+  "use strict";
+  var viewer = document.getElementById("viewer");
+  if (!viewer) { return; }
+  var steps = viewer.querySelectorAll("li.step");
+  if (steps.length === 0) { return; }
+  var controls = viewer.querySelector(".controls");
+  var counter = viewer.querySelector(".counter");
+  var prev = viewer.querySelector("button.prev");
+  var next = viewer.querySelector("button.next");
+  var current = 0;
+  document.documentElement.classList.add("js");
+  controls.hidden = false;
+
+  function stepOf(hash) {
+    var m = /^#step-(\d+)$/.exec(hash || "");
+    var n = m ? parseInt(m[1], 10) : 0;
+    return n >= 1 && n <= steps.length ? n - 1 : -1;
+  }
+  function show(i) {
+    steps[current].classList.remove("current");
+    current = Math.max(0, Math.min(steps.length - 1, i));
+    steps[current].classList.add("current");
+    counter.textContent = "step " + (current + 1) + " of " + steps.length;
+    prev.disabled = current === 0;
+    next.disabled = current === steps.length - 1;
+  }
+  function go(i) {
+    show(i);
+    history.replaceState(null, "", "#step-" + (current + 1));
+  }
+  function reveal(el) {
+    for (var e = el; e; e = e.parentElement) {
+      if (e.tagName === "DETAILS") { e.open = true; }
+    }
+  }
+  prev.addEventListener("click", function () { go(current - 1); });
+  next.addEventListener("click", function () { go(current + 1); });
+  document.addEventListener("keydown", function (ev) {
+    if (ev.defaultPrevented || ev.altKey || ev.ctrlKey || ev.metaKey || ev.shiftKey) { return; }
+    var t = ev.target && ev.target.tagName;
+    if (t === "INPUT" || t === "TEXTAREA" || t === "SELECT") { return; }
+    if (ev.key === "ArrowRight") { go(current + 1); ev.preventDefault(); }
+    else if (ev.key === "ArrowLeft") { go(current - 1); ev.preventDefault(); }
+  });
+  document.addEventListener("click", function (ev) {
+    var a = ev.target.closest && ev.target.closest("a[href^='#']");
+    if (!a) { return; }
+    var hash = a.getAttribute("href");
+    var i = stepOf(hash);
+    if (i >= 0) {
+      // A hidden step cannot be scrolled to: show it, then bring the viewer into view.
+      ev.preventDefault();
+      show(i);
+      history.pushState(null, "", hash);
+      viewer.scrollIntoView();
+    } else {
+      var target = document.getElementById(hash.slice(1));
+      if (target) { reveal(target); }
+    }
+  });
+  function fromLocation() {
+    var i = stepOf(location.hash);
+    if (i >= 0) { show(i); viewer.scrollIntoView(); return; }
+    var target = location.hash ? document.getElementById(location.hash.slice(1)) : null;
+    if (target) { reveal(target); target.scrollIntoView(); }
+  }
+  window.addEventListener("hashchange", fromLocation);
+  window.addEventListener("popstate", fromLocation);
+  show(0);
+  if (location.hash) {
+    fromLocation();
+    // Pictures above may change the layout while they load: scroll again once they are in.
+    window.addEventListener("load", fromLocation);
+  }
+}());
