@@ -10,7 +10,10 @@ pub mod tree;
 pub use grid::{contradiction_marks, grid_svg, GridStyle};
 pub use report::{index_html, report, IndexEntry, RenderError, Report};
 pub use steps::steps_svgs;
-pub use tree::{layout, tree_svg, Layout, NodeBox, TreeStyle};
+pub use tree::{
+    layout, layout_view, tree_svg, tree_svg_view, Expand, Layout, NodeBox, Panel, RowLabel,
+    TreeStyle, TreeView,
+};
 
 /// Colour of each node class: (class, fill, stroke). One code everywhere, with a legend.
 pub(crate) const COLOURS: &[(&str, &str, &str)] = &[
