@@ -18,3 +18,4 @@ mod reference;
 mod render;
 mod schedule;
 mod solver;
+mod trees;
