@@ -159,18 +159,24 @@ impl RenderArgs {
     /// Value combinations that would be ignored.
     pub fn check(&self, given: &dyn Fn(&str) -> bool) -> Result<(), String> {
         match &self.what {
-            RenderWhat::Tree { variant, all, .. } if *all && *variant == Variant::Analysis => Err(
-                "--all cannot be used with --variant analysis (that tree always has every node)"
-                    .into(),
-            ),
             RenderWhat::Tree {
-                all: true,
-                format: TreeFormat::Json,
-                ..
-            } => Err(
-                "--all cannot be used with --format json (the JSON has every recorded node)".into(),
-            ),
-            RenderWhat::Tree { variant, .. } => super::check_variant(*variant, given),
+                variant, format, ..
+            } => {
+                // The picture's options mean nothing to the JSON, which has every node.
+                let picture = [
+                    ("all", "--all"),
+                    ("expand", "--expand"),
+                    ("max_width", "--max-width"),
+                    ("max_nodes", "--max-nodes"),
+                ];
+                match picture.iter().find(|(id, _)| given(id)) {
+                    Some((_, flag)) if *format == TreeFormat::Json => Err(format!(
+                        "{flag} cannot be used with --format json (the JSON has every recorded \
+                         node)"
+                    )),
+                    _ => super::check_variant(*variant, given),
+                }
+            }
             _ => Ok(()),
         }
     }
