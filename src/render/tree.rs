@@ -965,3 +965,62 @@ fn draw(l: &Layout, tree: &Tree) -> String {
         .add(Script::new("").add(Blob::new(format!("<![CDATA[\n{SCRIPT}]]>"))))
         .to_string()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{Analysis, Options, PairAnalysis, Recording};
+    use crate::tree::pair_analysis_tree;
+    use crate::Grid;
+
+    const INKALA: &str =
+        "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..";
+
+    fn trees() -> Vec<Tree> {
+        let g: Grid = INKALA.parse().unwrap();
+        let opts = Options {
+            recording: Recording::ChainAndTree,
+            ..Options::default()
+        };
+        vec![
+            Analysis::run(&g, &opts).tree.unwrap(),
+            pair_analysis_tree(&PairAnalysis::run(&g, &Options::default())),
+        ]
+    }
+
+    /// Well-formed under every setting, down to a cap of one box, with the script and its
+    /// panels; the style settings map onto the view.
+    #[test]
+    fn svg_is_well_formed_with_its_script() {
+        for tree in trees() {
+            for expand in [Expand::Proof, Expand::All, Expand::None] {
+                for max_nodes in [1, 3, 100, usize::MAX] {
+                    let view = TreeView {
+                        expand,
+                        max_nodes,
+                        ..TreeView::default()
+                    };
+                    let text = tree_svg_view(&tree, &view);
+                    let doc = roxmltree::Document::parse(&text).unwrap();
+                    assert!(doc.root_element().attribute("viewBox").is_some());
+                    let script = doc.descendants().find(|n| n.has_tag_name("script"));
+                    assert!(script
+                        .and_then(|s| s.text())
+                        .is_some_and(|t| t.contains("toggle")));
+                    let panels = doc
+                        .descendants()
+                        .filter(|n| n.attribute("data-panel").is_some())
+                        .count();
+                    assert_eq!(panels, layout_view(&tree, &view).panels.len());
+                }
+            }
+        }
+        let style = TreeStyle::default();
+        assert_eq!(TreeView::from(&style).expand, Expand::All);
+        let proof = TreeStyle {
+            only_productive: true,
+            ..style
+        };
+        assert_eq!(TreeView::from(&proof).expand, Expand::Proof);
+    }
+}
