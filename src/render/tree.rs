@@ -262,6 +262,9 @@ impl Block {
     }
 }
 
+/// A row of a state's children: its label (with whether it is a restart) and what it holds.
+type Row<T> = (Option<(String, bool)>, Vec<T>);
+
 /// What a row of a state's children holds.
 enum Item {
     /// A node drawn as itself.
@@ -366,12 +369,8 @@ impl Builder<'_> {
     }
 
     /// The rows of a state's children: each pass of decisions and each set of facts, labelled.
-    fn segments(
-        &self,
-        state: NodeIndex,
-        in_panel: bool,
-    ) -> Vec<(Option<(String, bool)>, Vec<Item>)> {
-        let mut segs: Vec<(Option<(String, bool)>, Vec<Item>)> = Vec::new();
+    fn segments(&self, state: NodeIndex, in_panel: bool) -> Vec<Row<Item>> {
+        let mut segs: Vec<Row<Item>> = Vec::new();
         let mut last_j = 0u8;
         let mut facts: Vec<String> = Vec::new();
         let mut in_facts = false;
@@ -503,12 +502,12 @@ impl Builder<'_> {
     fn arrange(
         &mut self,
         parent: Option<NodeBox>,
-        segs: Vec<(Option<(String, bool)>, Vec<Item>)>,
+        segs: Vec<Row<Item>>,
         avail: f64,
         in_panel: bool,
     ) -> Block {
         let child_avail = (avail - GUTTER).max(120.0);
-        let mut rows: Vec<(Option<(String, bool)>, Vec<Block>)> = Vec::new();
+        let mut rows: Vec<Row<Block>> = Vec::new();
         for (label, items) in segs {
             let blocks = items
                 .into_iter()
