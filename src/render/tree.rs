@@ -41,8 +41,10 @@ impl Default for TreeStyle {
 /// Which hypotheses are drawn open.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Expand {
-    /// The proof's path: hypotheses that end in CTR or SOL are open, the others folded, and
-    /// runs of decisions with no CTR or SOL branch folded into one node.
+    /// The proof's path: hypotheses that end in CTR or SOL are open (while the picture has
+    /// fewer than [`PROOF_BOXES`] boxes, or a quarter of the cap when that is less; later ones
+    /// are folded), the others folded, and runs of decisions with no CTR or SOL branch folded
+    /// into one node.
     #[default]
     Proof,
     /// Everything, up to the node cap (past it, hypotheses and runs are folded).
@@ -63,6 +65,10 @@ pub struct TreeView {
     /// The most subtrees side by side in one row.
     pub row_width: usize,
 }
+
+/// With [`Expand::Proof`], the most boxes the picture uses before it folds the later
+/// hypotheses of the proof too (each opens on click).
+pub const PROOF_BOXES: usize = 500;
 
 /// The default bound on a tree picture's width, in pixels.
 pub const MAX_WIDTH: f64 = 1_600.0;
@@ -327,9 +333,10 @@ impl Builder<'_> {
         }
         match self.view.expand {
             Expand::All => self.below[h.index()] <= self.budget,
-            // The picture itself takes at most about a quarter of the boxes; the panels the rest.
+            // The picture itself opens hypotheses up to its share of the boxes; the panels
+            // take the rest.
             Expand::Proof => {
-                self.budget > self.view.max_nodes - self.view.max_nodes / 4
+                self.budget > self.view.max_nodes - (self.view.max_nodes / 4).min(PROOF_BOXES)
                     && matches!(
                         self.tree.graph[h].outcome,
                         Some(NodeOutcome::Ctr | NodeOutcome::Sol)
