@@ -253,3 +253,67 @@ fn proof_view_opens_the_proof_and_folds_the_rest() {
     }
     assert!(open >= 3, "{open}");
 }
+
+/// `render tree --expand`, `--max-width` and `--max-nodes` reach the picture: the width bound
+/// holds, `none` folds every hypothesis, and a small cap says what it leaves out.
+#[cfg(feature = "cli")]
+#[test]
+fn render_tree_options_reach_the_picture() {
+    let svg = |args: &[&str]| {
+        let out = assert_cmd::Command::cargo_bin("hdp")
+            .unwrap()
+            .args(["render", "tree", INKALA, "-o", "-"])
+            .args(args)
+            .assert()
+            .success();
+        String::from_utf8(out.get_output().stdout.clone()).unwrap()
+    };
+    let width = |text: &str| -> f64 {
+        let doc = roxmltree::Document::parse(text).unwrap();
+        doc.root_element()
+            .attribute("width")
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    let notes = |text: &str| {
+        let doc = roxmltree::Document::parse(text).unwrap();
+        let n = doc
+            .descendants()
+            .filter(|n| n.attribute("data-note").is_some());
+        n.count()
+    };
+    let default = svg(&[]);
+    assert!(width(&default) <= 1600.0);
+    assert!(width(&svg(&["--max-width", "800"])) <= 800.0);
+    // Inkala's tree: folded parts, nothing left out under the default cap.
+    assert_eq!(notes(&default), 1);
+    assert!(!default.contains("Left out: "));
+    let all = svg(&["--expand", "all"]);
+    assert_eq!(all, svg(&["--all"]));
+    assert_eq!(notes(&all), 0, "everything open: nothing to note");
+    let capped = svg(&["--max-nodes", "20"]);
+    assert!(capped.contains("Left out: ") && capped.contains("(its cap of 20 boxes)"));
+    // none: no hypothesis has its inside on the picture (only in panels).
+    let none = svg(&["--expand", "none"]);
+    let tree = tree_of(&INKALA.parse().unwrap());
+    let l = layout_view(
+        &tree,
+        &TreeView {
+            expand: Expand::None,
+            ..TreeView::default()
+        },
+    );
+    assert!(l
+        .boxes
+        .iter()
+        .filter(|b| b.panel.is_none() && b.class != "fold")
+        .all(|b| tree.graph[b.node].level == 0));
+    let doc = roxmltree::Document::parse(&none).unwrap();
+    assert_eq!(
+        doc.descendants()
+            .filter(|n| n.attribute("data-opens").is_some())
+            .count(),
+        l.boxes.iter().filter(|b| b.opens.is_some()).count()
+    );
+}
