@@ -1,5 +1,5 @@
 // The tree picture's own script (plain JavaScript, no network): click a dashed box to open
-// what it folds as a panel below it (click again to close), zoom with the wheel or the + and -
+// what it folds as a panel below it (click it again, or the panel's background, to close), zoom with the wheel or the + and -
 // buttons/keys, drag to pan, 0 to reset, / or the find button to highlight nodes by cell (G7).
 (function () {
   var svg = document.documentElement;
@@ -21,7 +21,7 @@
     s *= k;
     apply();
   }
-  // Grow the picture downwards so that an open panel fits.
+  // Grow the picture downwards so that an open panel fits (a page of its own grows).
   function grow() {
     var bottom = H;
     var open = document.querySelectorAll('g[data-panel]:not([display])');
@@ -56,6 +56,10 @@
       var pw = +p.getAttribute('data-w');
       var x = Math.max(0, Math.min(o[0] + +r.getAttribute('x'), W - pw));
       var y = o[1] + +r.getAttribute('y') + +r.getAttribute('height') + 6;
+      // Below its box, or higher up when the picture cannot grow (an <object> keeps its size);
+      // a click on a panel's background closes it.
+      var ph = +p.firstElementChild.getAttribute('height');
+      if (y + ph > H && ph + 4 < H) y = Math.max(0, H - ph - 4);
       p.setAttribute('data-x', x);
       p.setAttribute('data-y', y);
       p.setAttribute('transform', 'translate(' + x + ' ' + y + ')');
@@ -109,6 +113,7 @@
     }
     var g = e.target.closest('[data-opens]');
     if (g) toggle(g);
+    else if (e.target.parentNode.hasAttribute('data-panel')) { close(e.target.parentNode); grow(); }
   });
   svg.addEventListener('wheel', function (e) {
     e.preventDefault();

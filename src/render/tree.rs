@@ -749,10 +749,22 @@ fn node_group(b: &NodeBox, tree: &Tree) -> Group {
     if let Some(p) = b.opens {
         g = g.set("data-opens", format!("p{p}"));
     }
-    if b.class != "fold" {
-        if let Some(title) = tree.graph.node_weight(b.node).and_then(ctr_title) {
-            g = g.add(Title::new(title));
-        }
+    let mut title = match b.class {
+        "fold" => None,
+        _ => tree.graph.node_weight(b.node).and_then(ctr_title),
+    };
+    if b.hides > 0 && b.opens.is_none() {
+        let note = format!(
+            "{} not in this picture: raise --max-nodes, or see --format json",
+            count(b.hides, "node")
+        );
+        title = Some(match title {
+            Some(t) => format!("{t}\n{note}"),
+            None => note,
+        });
+    }
+    if let Some(title) = title {
+        g = g.add(Title::new(title));
     }
     g = g.add(
         Rectangle::new()

@@ -153,6 +153,17 @@ fn check(tree: &Tree, view: &TreeView) -> Layout {
         .filter(|n| n.has_tag_name("g") && n.attribute("class").is_some())
         .count();
     assert_eq!(groups, l.boxes.len(), "{what}");
+    // A folded box whose panel is left out says so when pointed at.
+    let left_out_titles = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("title"))
+        .filter(|n| {
+            n.text()
+                .is_some_and(|t| t.contains("not in this picture: raise --max-nodes"))
+        })
+        .count();
+    let left_out_boxes = l.boxes.iter().filter(|b| b.hides > 0 && b.opens.is_none());
+    assert_eq!(left_out_titles, left_out_boxes.count(), "{what}");
     let restarts: Vec<&str> = doc
         .descendants()
         .filter(|n| n.attribute("data-restart").is_some())
