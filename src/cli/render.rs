@@ -9,8 +9,8 @@ use hdp::engine::{Analysis, Budget, Options, PairAnalysis, Recording};
 use hdp::format::{apply_context, Puzzle};
 use hdp::render::steps::{pictures, selected};
 use hdp::render::{
-    grid_svg, index_html, index_order, is_report_file, report, tree_svg, with_nav, GridStyle,
-    IndexEntry, Link, Nav, TreeStyle,
+    grid_svg, index_html, index_order, is_report_file, report, tree_svg_view, with_nav, Expand,
+    GridStyle, IndexEntry, Link, Nav, TreeView,
 };
 use hdp::study::ReportInput;
 use hdp::tree::pair_analysis_tree;
@@ -36,10 +36,21 @@ pub enum RenderWhat {
         /// analysis (first level), pr, dpr, vdpr or full.
         #[arg(long, value_enum, default_value_t = Variant::Full)]
         variant: Variant,
-        /// Draw every recorded node, not only the decisions that produced facts (the analysis
-        /// tree always has every node).
-        #[arg(long)]
+        /// Which hypotheses are drawn open: proof (the proof's path; the rest folded per
+        /// hypothesis and per run of decisions that found nothing), all (up to --max-nodes) or
+        /// none (the top level). Folded boxes open on click in a browser.
+        #[arg(long, value_enum, default_value_t = ExpandArg::Proof)]
+        expand: ExpandArg,
+        /// Same as --expand all.
+        #[arg(long, conflicts_with = "expand")]
         all: bool,
+        /// The widest the picture gets, in pixels: wider levels wrap into rows.
+        #[arg(long, value_name = "PX", default_value_t = 1600, value_parser = clap::value_parser!(u32).range(400..))]
+        max_width: u32,
+        /// The most boxes drawn, open or in the hidden panels; the picture says how many nodes
+        /// are left out past it.
+        #[arg(long, value_name = "N", default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..))]
+        max_nodes: u64,
         /// svg (the picture; CTR nodes have their reason as a tooltip) or json (every recorded
         /// node and edge, with reasons).
         #[arg(long, value_enum, default_value_t = TreeFormat::Svg)]
@@ -85,6 +96,17 @@ pub enum RenderWhat {
         #[arg(short, long, default_value = "steps", value_parser = parse_dir)]
         output: PathBuf,
     },
+}
+
+/// `render tree --expand`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ExpandArg {
+    /// The proof's path open, the rest folded.
+    Proof,
+    /// Everything open, up to --max-nodes.
+    All,
+    /// Every hypothesis folded.
+    None,
 }
 
 /// `render tree --format`.
@@ -141,18 +163,24 @@ impl RenderArgs {
     /// Value combinations that would be ignored.
     pub fn check(&self, given: &dyn Fn(&str) -> bool) -> Result<(), String> {
         match &self.what {
-            RenderWhat::Tree { variant, all, .. } if *all && *variant == Variant::Analysis => Err(
-                "--all cannot be used with --variant analysis (that tree always has every node)"
-                    .into(),
-            ),
             RenderWhat::Tree {
-                all: true,
-                format: TreeFormat::Json,
-                ..
-            } => Err(
-                "--all cannot be used with --format json (the JSON has every recorded node)".into(),
-            ),
-            RenderWhat::Tree { variant, .. } => super::check_variant(*variant, given),
+                variant, format, ..
+            } => {
+                // The picture's options mean nothing to the JSON, which has every node.
+                let picture = [
+                    ("all", "--all"),
+                    ("expand", "--expand"),
+                    ("max_width", "--max-width"),
+                    ("max_nodes", "--max-nodes"),
+                ];
+                match picture.iter().find(|(id, _)| given(id)) {
+                    Some((_, flag)) if *format == TreeFormat::Json => Err(format!(
+                        "{flag} cannot be used with --format json (the JSON has every recorded \
+                         node)"
+                    )),
+                    _ => super::check_variant(*variant, given),
+                }
+            }
             _ => Ok(()),
         }
     }
@@ -236,7 +264,10 @@ pub fn run_render(a: &RenderArgs, out: &mut Output) -> anyhow::Result<i32> {
             input,
             engine,
             variant,
+            expand,
             all,
+            max_width,
+            max_nodes,
             format,
             output,
         } => {
@@ -245,13 +276,19 @@ pub fn run_render(a: &RenderArgs, out: &mut Output) -> anyhow::Result<i32> {
                 Err(code) => return Ok(code),
             };
             let options = engine.analysis_options(*variant, Recording::ChainAndTree);
-            let style = TreeStyle {
-                only_productive: !all,
-                ..TreeStyle::default()
+            let view = TreeView {
+                expand: match (expand, all) {
+                    (_, true) | (ExpandArg::All, _) => Expand::All,
+                    (ExpandArg::Proof, _) => Expand::Proof,
+                    (ExpandArg::None, _) => Expand::None,
+                },
+                max_width: f64::from(*max_width),
+                max_nodes: usize::try_from(*max_nodes).unwrap_or(usize::MAX),
+                ..TreeView::default()
             };
-            let (tree, style) = if *variant == Variant::Analysis {
+            let (tree, view) = if *variant == Variant::Analysis {
                 let tree = pair_analysis_tree(&PairAnalysis::run(&p.grid, &options));
-                (tree, TreeStyle::default())
+                (tree, view)
             } else {
                 let analysis = Analysis::run(&p.grid, &options);
                 let Some(tree) = analysis.tree else {
@@ -259,10 +296,10 @@ pub fn run_render(a: &RenderArgs, out: &mut Output) -> anyhow::Result<i32> {
                     error(format_args!("no tree: {problem}"));
                     return Ok(EXIT_PUZZLE);
                 };
-                (tree, style)
+                (tree, view)
             };
             let text = match format {
-                TreeFormat::Svg => tree_svg(&tree, &style),
+                TreeFormat::Svg => tree_svg_view(&tree, &view),
                 TreeFormat::Json => {
                     let record = serde_json::json!({ "schema": 1, "tree": tree });
                     format!("{record}\n")

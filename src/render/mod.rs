@@ -13,7 +13,10 @@ pub use report::{
     Report,
 };
 pub use steps::steps_svgs;
-pub use tree::{layout, tree_svg, Layout, NodeBox, TreeStyle};
+pub use tree::{
+    layout, layout_view, tree_svg, tree_svg_view, Expand, Layout, NodeBox, Panel, RowLabel,
+    TreeStyle, TreeView,
+};
 
 /// Colour of each node class: (class, fill, stroke). One code everywhere, with a legend.
 pub(crate) const COLOURS: &[(&str, &str, &str)] = &[

@@ -136,9 +136,16 @@ fn bad_values_and_meaningless_combinations_are_usage_errors() {
         ),
         (&["propagate", "--stats", "--format", "json"], "--stats"),
         (
-            &["render", "tree", "--all", "--variant", "analysis"],
-            "--all",
+            &["render", "tree", "--expand", "all", "--format", "json"],
+            "--expand",
         ),
+        (
+            &["render", "tree", "--max-nodes", "9", "--format", "json"],
+            "--max-nodes",
+        ),
+        (&["render", "tree", "--max-width", "10"], "--max-width"),
+        (&["render", "tree", "--max-nodes", "0"], "--max-nodes"),
+        (&["render", "tree", "--all", "--expand", "none"], "--all"),
         (&["render", "steps", "-o", "-"], "--output"),
         (&["report", "-o", "-"], "--output"),
         (&["report", "--index", "some.tsv", INKALA], "--index"),

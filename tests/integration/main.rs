@@ -19,3 +19,4 @@ mod reference;
 mod render;
 mod schedule;
 mod solver;
+mod trees;
