@@ -134,9 +134,40 @@ async function pencilMarkSizes(page) {
   });
 }
 
-/// A hook for the decision tree's own checks (expand a collapsed node, …), owned by the tree's
-/// work: nothing here tests the tree.
-async function checkTree(_page, _name) {}
+// The decision tree (`tree.svg`, embedded in the report with <object>): opened as its own
+// page, a click on a folded box opens its panel and a second click closes it, the zoom buttons
+// scale the picture and finding a cell highlights its nodes. The report embeds that file.
+async function checkTree(page, name) {
+  const embedded = await page.$$eval('object[data="tree.svg"]', (os) => os.length);
+  assert.equal(embedded, 1, `${name}: the report embeds tree.svg`);
+  const tree = await page.browser().newPage();
+  const errors = [];
+  tree.on("pageerror", (e) => errors.push(String(e)));
+  tree.on("dialog", (d) => d.accept("G7"));
+  await tree.goto(page.url().replace(/index\.html(#.*)?$/, "tree.svg"), { waitUntil: "load" });
+  const folded = await tree.$$("[data-opens]");
+  assert.ok(folded.length > 0, `${name}: the tree has no folded box`);
+  const panelOf = (el) => el.evaluate((g) => g.getAttribute("data-opens"));
+  const shown = (id) => tree.$eval("#" + id, (p) => !p.hasAttribute("display"));
+  const id = await panelOf(folded[0]);
+  assert.equal(await shown(id), false, `${name}: panel ${id} starts closed`);
+  await folded[0].click();
+  assert.equal(await shown(id), true, `${name}: a click opens panel ${id}`);
+  const boxes = await tree.$eval("#" + id, (p) => p.querySelectorAll("rect").length);
+  assert.ok(boxes > 1, `${name}: panel ${id} shows its nodes`);
+  await folded[0].click();
+  assert.equal(await shown(id), false, `${name}: a second click closes panel ${id}`);
+  await tree.click('[data-act="in"]');
+  const transform = await tree.$eval("#view", (v) => v.getAttribute("transform") || "");
+  assert.match(transform, /scale\(1\.25\)/, `${name}: zoom in`);
+  await tree.click('[data-act="find"]');
+  const status = await tree.$eval("#status", (t) => t.textContent);
+  assert.match(status, /^G7: \d+ shown, \d+ folded/, `${name}: find G7 says ${status}`);
+  const hits = await tree.$$eval(".hit", (h) => h.length);
+  assert.ok(hits > 0, `${name}: find G7 highlights nothing`);
+  assert.deepEqual(errors, [], `${name}: tree script errors`);
+  await tree.close();
+}
 
 async function checkReport(browser, file, name, shots) {
   const page = await browser.newPage();
