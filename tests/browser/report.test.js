@@ -140,6 +140,17 @@ async function pencilMarkSizes(page) {
 async function checkTree(page, name) {
   const embedded = await page.$$eval('object[data="tree.svg"]', (os) => os.length);
   assert.equal(embedded, 1, `${name}: the report embeds tree.svg`);
+  // Inside the report: the <object>'s document runs the picture's script too.
+  const frame = page.frames().find((f) => f.url().endsWith("/tree.svg"));
+  assert.ok(frame, `${name}: the tree's frame is loaded`);
+  const inner = await frame.$("[data-opens]");
+  assert.ok(inner, `${name}: the embedded tree has no folded box`);
+  const innerId = await inner.evaluate((g) => g.getAttribute("data-opens"));
+  await page.$eval('object[data="tree.svg"]', (o) => o.scrollIntoView());
+  await inner.click();
+  const opened = await frame.$eval("#" + innerId, (p) => !p.hasAttribute("display"));
+  assert.equal(opened, true, `${name}: a click in the report opens panel ${innerId}`);
+  await inner.click();
   const tree = await page.browser().newPage();
   const errors = [];
   tree.on("pageerror", (e) => errors.push(String(e)));
