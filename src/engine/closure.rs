@@ -9,9 +9,7 @@ use super::trace::{End, NoRecord, Recorder, Trace};
 use super::{Analysis, Limit, Options, Proof, Recording, Schedule, Status, Walk};
 use crate::decision::{generate, Decision, DecisionKinds, Origin};
 use crate::grid::{CellSet, Grid};
-use crate::propagate::{
-    propagate, propagate_changed, propagate_from, Contradiction, Outcome, Profile,
-};
+use crate::propagate::{propagate_changed, propagate_from, Contradiction, Outcome, Profile};
 use crate::statement::Statement;
 use crate::tree::{EdgeKind, Tree};
 use std::collections::HashMap;
@@ -100,27 +98,30 @@ struct Engine<'o, R> {
 
 /// Runs the analysis of `a.puzzle` and fills in `a`.
 pub(super) fn analyse(a: &mut Analysis) {
-    // The tree's root shows the propagated start.
-    let (start, _) = super::autosolve(&a.puzzle, &a.options);
+    // The propagated start: the search's first state and the tree's root.
+    let (start, outcome) = super::autosolve(&a.puzzle, &a.options);
     a.start = start;
     match a.options.recording {
         Recording::Off => {
-            run(a, NoRecord);
+            run(a, outcome, NoRecord);
         }
         recording => {
             let tree = (recording == Recording::ChainAndTree)
                 .then(|| Tree::new(a.start.pair_count() as u8, a.options.max_tree_nodes));
-            let trace = run(a, Trace::new(&a.given.clone(), tree, a.options.profile));
+            let trace = run(
+                a,
+                outcome,
+                Trace::new(&a.given.clone(), tree, a.options.profile),
+            );
             (a.lines, a.tree) = trace.finish(a.options.budget.deadline);
         }
     }
 }
 
-fn run<R: Recorder>(a: &mut Analysis, rec: R) -> R {
+/// The search from `a.start`, which propagating the puzzle gave with `outcome`.
+fn run<R: Recorder>(a: &mut Analysis, outcome: Outcome, rec: R) -> R {
     let opts = a.options;
-    let mut state = a.puzzle;
-    let outcome = propagate(&mut state, &opts.profile);
-    a.start = state;
+    let mut state = a.start;
     let mut engine = Engine {
         opts: &opts,
         rec,
