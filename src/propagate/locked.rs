@@ -77,6 +77,20 @@ const fn intersection(block: usize, line: usize, is_row: bool) -> Intersection {
     }
 }
 
+/// For each unit (as in `Unit::index`: blocks, rows, columns), the intersections it is part of,
+/// as bits of their places in [`INTERSECTIONS`].
+const OF_UNIT: [u64; 27] = {
+    let mut out = [0u64; 27];
+    let mut n = 0;
+    while n < 54 {
+        let x = &INTERSECTIONS[n];
+        out[x.block as usize] |= 1 << n;
+        out[x.line_unit as usize] |= 1 << n;
+        n += 1;
+    }
+    out
+};
+
 const INTERSECTIONS: [Intersection; 54] = {
     let mut out = [const {
         Intersection {
@@ -148,11 +162,17 @@ pub(super) fn apply(s: &mut State, p: &Profile, stats: &mut Stats) -> Step {
     // The unions of the shared cells, the rest of the block and the rest of the line all come
     // from the 54 segment unions, recomputed only after a removal.
     let mut seg = segments(&s.cells);
-    for x in INTERSECTIONS.iter() {
-        // Neither unit changed since the last look: nothing new to find here.
-        if (dirty >> x.block | dirty >> x.line_unit) & 1 == 0 {
-            continue;
-        }
+    // Only where a unit changed since the last look can something new be found; the
+    // intersections are visited in order.
+    let mut todo = 0u64;
+    let mut units = dirty;
+    while units != 0 {
+        todo |= OF_UNIT[units.trailing_zeros() as usize % 27];
+        units &= units - 1;
+    }
+    while todo != 0 {
+        let x = &INTERSECTIONS[todo.trailing_zeros() as usize % 54];
+        todo &= todo - 1;
         let shared = seg[x.seg as usize];
         let in_block = seg[x.seg_block[0] as usize] | seg[x.seg_block[1] as usize];
         let in_line = seg[x.seg_line[0] as usize] | seg[x.seg_line[1] as usize];

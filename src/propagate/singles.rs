@@ -76,6 +76,17 @@ pub(super) fn naked_bulk(s: &mut State) -> Result<(), Contradiction> {
     Ok(())
 }
 
+/// `SINGLE[m]` is `m` when the mask `m` holds one value, else 0.
+static SINGLE: [u16; 512] = {
+    let mut t = [0u16; 512];
+    let mut k = 0;
+    while k < 9 {
+        t[1 << k] = 1 << k;
+        k += 1;
+    }
+    t
+};
+
 /// Checks every changed unit (each value has a place, no single value twice) and, when `hidden`
 /// is on, places hidden singles. Returns whether a cell changed.
 pub(super) fn check_units_and_hidden(s: &mut State, hidden: bool, stats: &mut Stats) -> Step {
@@ -93,7 +104,7 @@ pub(super) fn check_units_and_hidden(s: &mut State, hidden: bool, stats: &mut St
             let m = s.cells[c.index()];
             twice |= once & m;
             once |= m;
-            let single = m & 0u16.wrapping_sub(u16::from(m & m.wrapping_sub(1) == 0));
+            let single = SINGLE[usize::from(m) & 0x1ff];
             dup |= solved & single;
             solved |= single;
         }

@@ -15,7 +15,7 @@ const NAKED: [Rule; 3] = [Rule::NakedPair, Rule::NakedTriple, Rule::NakedQuad];
 const HIDDEN: [Rule; 3] = [Rule::HiddenPair, Rule::HiddenTriple, Rule::HiddenQuad];
 
 /// Which subset sizes to look for: bit `k` of `sizes` for size `k` (2..=4), and the largest one.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Sizes {
     sizes: u8,
     max: u32,
@@ -112,17 +112,14 @@ pub(super) fn apply(s: &mut State, p: &Profile, stats: &mut Stats) -> Step {
         .chain(HIDDEN.iter())
         .chain([Rule::NakedSingle, Rule::HiddenSingle].iter())
         .all(|&r| p.has(r));
-    let mut naked = [Sizes { sizes: 0, max: 0 }; 10];
-    let mut hidden = naked;
-    for n_open in 0..10u32 {
-        let (naked_limit, hidden_limit) = if fast {
-            (n_open / 2, n_open.saturating_sub(1) / 2)
-        } else {
-            (4, 4)
-        };
-        naked[n_open as usize] = Sizes::new(&NAKED, p, naked_limit);
-        hidden[n_open as usize] = Sizes::new(&HIDDEN, p, hidden_limit);
-    }
+    let (naked, hidden) = if fast {
+        (FAST_NAKED, FAST_HIDDEN)
+    } else {
+        (
+            [Sizes::new(&NAKED, p, 4); 10],
+            [Sizes::new(&HIDDEN, p, 4); 10],
+        )
+    };
     let mut changed = false;
     let mut todo = s.dirty_subsets;
     s.dirty_subsets = 0;
@@ -136,6 +133,36 @@ pub(super) fn apply(s: &mut State, p: &Profile, stats: &mut Stats) -> Step {
     }
     Ok(changed)
 }
+
+/// The sizes the fast reading searches among `n` open cells: naked subsets up to half of them,
+/// hidden ones up to half of the others.
+const fn fast_sizes(hidden: bool) -> [Sizes; 10] {
+    let mut out = [Sizes { sizes: 0, max: 0 }; 10];
+    let mut n: u32 = 0;
+    while n < 10 {
+        let limit = if hidden {
+            n.saturating_sub(1) / 2
+        } else {
+            n / 2
+        };
+        let max = if limit > 4 { 4 } else { limit };
+        let mut sizes = 0u8;
+        let mut k = 2;
+        while k <= max {
+            sizes |= 1 << k;
+            k += 1;
+        }
+        out[n as usize] = Sizes {
+            sizes,
+            max: if sizes == 0 { 0 } else { max },
+        };
+        n += 1;
+    }
+    out
+}
+
+const FAST_NAKED: [Sizes; 10] = fast_sizes(false);
+const FAST_HIDDEN: [Sizes; 10] = fast_sizes(true);
 
 /// Per value, whether it has at most `max` (0..=4) places among the `open` cells of `masks`: a
 /// bit-sliced count, without branches.
@@ -346,4 +373,21 @@ fn apply_masks(
         return Ok(true);
     }
     Ok(false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The fast reading's constant tables are the sizes the default profile asks for, up to half
+    /// of the open cells (naked) and half of the others (hidden).
+    #[test]
+    fn fast_sizes_are_the_default_profiles_up_to_half() {
+        let p = Profile::DEFAULT;
+        for n in 0..10u32 {
+            assert_eq!(FAST_NAKED[n as usize], Sizes::new(&NAKED, &p, n / 2), "{n}");
+            let hidden = Sizes::new(&HIDDEN, &p, n.saturating_sub(1) / 2);
+            assert_eq!(FAST_HIDDEN[n as usize], hidden, "{n}");
+        }
+    }
 }
