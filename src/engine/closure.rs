@@ -274,6 +274,7 @@ impl<R: Recorder> Engine<'_, R> {
         // are then computed only if a j = 2 pass comes (see `count_skipped_pairs`).
         let skip = self.sweep || j == 1;
         lv.known.reset(!self.sweep);
+        lv.known.watch(&lv.decisions);
         // Hypotheses of one pass start from one state (a sweep changes it as it goes).
         let share = j >= 2 && !self.sweep;
         lv.table
@@ -818,6 +819,8 @@ impl Hasher for KeyHasher {
 struct KnownOpen {
     general: bool,
     any: bool,
+    /// The cells of the pass's decisions (bit = row-major index): the only ones asked about.
+    watched: u128,
     single: [u16; 81],
     removed: [u16; 81],
     masks: [[u16; 4]; 81],
@@ -829,6 +832,7 @@ impl Default for KnownOpen {
         KnownOpen {
             general: false,
             any: false,
+            watched: u128::MAX,
             single: [0; 81],
             removed: [0; 81],
             masks: [[0; 4]; 81],
@@ -849,6 +853,11 @@ impl KnownOpen {
         self.general = general;
     }
 
+    /// Notes only the cells of `decisions` from now on (with pair decisions).
+    fn watch(&mut self, decisions: &[Decision]) {
+        self.watched = decisions.iter().fold(0, |w, d| w | 1u128 << d.cell.index());
+    }
+
     fn note(&mut self, state: &Grid, r: &Grid) {
         self.any = true;
         if !self.general {
@@ -865,11 +874,20 @@ impl KnownOpen {
             }
             return;
         }
-        for (i, (s, r)) in state.cells().iter().zip(r.cells()).enumerate() {
-            if r == s || s.len() < 2 {
-                continue;
+        // Only watched cells that changed (decision cells are open in the state), found
+        // without branches.
+        let (sc, rc) = (state.cells(), r.cells());
+        let mut changed = [0u64; 2];
+        for (half, (s, r)) in sc.chunks(64).zip(rc.chunks(64)).enumerate() {
+            for (k, (s, r)) in s.iter().zip(r).enumerate() {
+                changed[half] |= u64::from(s != r) << k;
             }
-            let r = r.bits();
+        }
+        let mut todo = (u128::from(changed[0]) | u128::from(changed[1]) << 64) & self.watched;
+        while todo != 0 {
+            let i = todo.trailing_zeros() as usize % 81;
+            todo &= todo - 1;
+            let r = rc[i].bits();
             let n = self.len[i] as usize;
             let masks = &mut self.masks[i];
             // A kept mask inside `r` already covers everything `r` would.
