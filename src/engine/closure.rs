@@ -442,13 +442,12 @@ impl<R: Recorder> Engine<'_, R> {
             Origin::ConstraintPair { .. } => 1 << level.min(15),
             _ => 0,
         };
+        // At j >= 2 the branch was tested at j = 1 in this same state (a pass that found
+        // nothing), so its end is at hand.
         let (mut g, outcome) = if j == 1 {
             reuse.propagate(state, (d, which), outer, &self.opts.profile)
         } else {
-            let mut g = *state;
-            b.apply(&mut g);
-            let outcome = propagate_from(&mut g, b.cell, &self.opts.profile);
-            (g, outcome)
+            reuse.propagate(state, (d, which), None, &self.opts.profile)
         };
         let solution_proves = self.opts.proof == Proof::Solution;
         match outcome {
