@@ -196,7 +196,7 @@ const CELL_UNITS: [u32; 81] = {
     out
 };
 
-const ALL_UNITS: u32 = (1 << 27) - 1;
+pub(crate) const ALL_UNITS: u32 = (1 << 27) - 1;
 
 /// A grid's candidate sets as raw masks, worked on in place (no copy in or out).
 pub(crate) struct Cells<'g>(&'g mut [Candidates; 81]);
