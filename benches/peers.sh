@@ -216,6 +216,7 @@ to_us() { # "47.3 ms" -> microseconds
 }
 if want d; then
     BENCHES=("solve_magictour_top1465 magictour-top1465.txt 1465"
+             "solve_forum_hardest_1106 forum-hardest-1106.txt 375"
              "solve_top95 top95.txt 95"
              "solve_sudoku17_first_2000 sudoku17.txt 2000")
     for b in "${BENCHES[@]}"; do

@@ -25,6 +25,13 @@ fn solve_magictour_top1465(bencher: divan::Bencher) {
     bencher.bench_local(|| unique_count(&p));
 }
 
+/// Uniqueness check of the 375 puzzles of forum-hardest-1106.
+#[divan::bench(sample_count = 20, sample_size = 1)]
+fn solve_forum_hardest_1106(bencher: divan::Bencher) {
+    let p = corpus("forum-hardest-1106.txt", usize::MAX);
+    bencher.bench_local(|| unique_count(&p));
+}
+
 /// Uniqueness check of the 95 puzzles of top95.
 #[divan::bench(sample_count = 20, sample_size = 1)]
 fn solve_top95(bencher: divan::Bencher) {
