@@ -301,6 +301,12 @@ fn columns(b: u32) -> u32 {
     (b | b >> 9 | b >> 18) & 0x1ff
 }
 
+/// The columns a digit board meets in each band, packed: band `b` at bits `9 * b`.
+#[inline(always)]
+fn column_sig(board: &[u32; 3]) -> u32 {
+    columns(board[0]) | columns(board[1]) << 9 | columns(board[2]) << 18
+}
+
 /// A 9-bit column set repeated over the three rows of a band.
 #[inline(always)]
 fn column_cells(cols: u32) -> u32 {
@@ -317,6 +323,10 @@ struct State {
     cand: [[u32; 3]; 9],
     /// The value of `cand` at the last band update; a different value needs an update.
     seen: [[u32; 3]; 9],
+    /// `stacked[d]`: the columns of digit `d + 1` in each band ([`column_sig`]) at its last
+    /// stack update. The stack rule reads only these columns and is idempotent, so while they
+    /// are unchanged it would remove nothing.
+    stacked: [u32; 9],
     /// The cells not yet solved, by band.
     unsolved: [u32; 3],
 }
@@ -327,6 +337,7 @@ impl State {
         let mut s = State {
             cand: [[0; 3]; 9],
             seen: [[u32::MAX; 3]; 9],
+            stacked: [u32::MAX; 9],
             unsolved: [BAND; 3],
         };
         let cells = grid.cells();
@@ -435,6 +446,7 @@ impl State {
         ];
         let changed = (next[0] ^ own[0]) | (next[1] ^ own[1]) | (next[2] ^ own[2]) != 0;
         *own = next;
+        self.stacked[d] = column_sig(&next);
         Ok(changed)
     }
 
@@ -455,7 +467,7 @@ impl State {
                                 self.update(d, b)?;
                             }
                         }
-                        if !self.stack_update(d)? {
+                        if column_sig(&self.cand[d]) == self.stacked[d] || !self.stack_update(d)? {
                             break;
                         }
                     }
