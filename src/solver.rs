@@ -412,13 +412,11 @@ impl State {
         self.cand[d][b] = x;
         self.seen[d][b] = x;
         let new = row_singles(x) & self.unsolved[b];
-        if new != 0 {
-            self.unsolved[b] &= !new;
-            for cand in &mut self.cand {
-                cand[b] &= !new;
-            }
-            self.cand[d][b] = x;
+        self.unsolved[b] &= !new;
+        for cand in &mut self.cand {
+            cand[b] &= !new;
         }
+        self.cand[d][b] = x;
         Ok(())
     }
 
