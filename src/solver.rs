@@ -202,6 +202,8 @@ static EXPAND: [u32; 512] = expand_table();
 static ROW_BOXES: [u8; 512] = row_boxes_table();
 /// For a 9-bit set of triplets, the union of the permutations (row → box) it contains.
 static PERMS: [u16; 512] = perms_table();
+/// A 9-bit row if it has exactly one cell, else 0.
+static SINGLE: [u16; 512] = single_table();
 /// For every cell, its peers (row, column, box; not itself) in each band.
 static PEERS: [[u32; 3]; 81] = peers_table();
 
@@ -231,6 +233,18 @@ const fn row_boxes_table() -> [u8; 512] {
                 t[m] |= 1 << k;
             }
             k += 1;
+        }
+        m += 1;
+    }
+    t
+}
+
+const fn single_table() -> [u16; 512] {
+    let mut t = [0; 512];
+    let mut m = 0;
+    while m < 512 {
+        if (m as u16).count_ones() == 1 {
+            t[m] = m as u16;
         }
         m += 1;
     }
@@ -283,16 +297,9 @@ const fn peers_table() -> [[u32; 3]; 81] {
 /// The cells of `b` that are alone in their row of the band.
 #[inline(always)]
 fn row_singles(b: u32) -> u32 {
-    let mut out = 0;
-    let mut r = 0;
-    while r < 3 {
-        let x = b >> (9 * r) & 0x1ff;
-        if x & x.wrapping_sub(1) == 0 {
-            out |= x << (9 * r);
-        }
-        r += 1;
-    }
-    out
+    SINGLE[(b & 0x1ff) as usize] as u32
+        | (SINGLE[(b >> 9 & 0x1ff) as usize] as u32) << 9
+        | (SINGLE[(b >> 18) as usize] as u32) << 18
 }
 
 /// The 9 columns met by a band board.
@@ -420,32 +427,29 @@ impl State {
         Ok(())
     }
 
-    /// The permutation rule on the stacks of digit `d`: in each stack, the digit takes one
-    /// column per band and one band per column. `Ok(true)` when it removed cells.
+    /// The permutation rule on the stacks of digit `d`, whose columns are `sig`
+    /// ([`column_sig`]): in each stack, the digit takes one column per band and one band per
+    /// column. `Ok(true)` when it removed cells.
     #[inline(always)]
-    fn stack_update(&mut self, d: usize) -> Result<bool, Contradiction> {
-        let own = &mut self.cand[d];
-        let c = [columns(own[0]), columns(own[1]), columns(own[2])];
-        let mut allowed = [0u32; 3];
+    fn stack_update(&mut self, d: usize, sig: u32) -> Result<bool, Contradiction> {
+        let mut allowed = 0;
         for s in 0..3 {
-            let t = (c[0] >> (3 * s) & 7) | (c[1] >> (3 * s) & 7) << 3 | (c[2] >> (3 * s) & 7) << 6;
+            let t = (sig >> (3 * s) & 7)
+                | (sig >> (9 + 3 * s) & 7) << 3
+                | (sig >> (18 + 3 * s) & 7) << 6;
             let keep = PERMS[t as usize] as u32;
             if keep == 0 {
                 return Err(Contradiction);
             }
-            allowed[0] |= (keep & 7) << (3 * s);
-            allowed[1] |= (keep >> 3 & 7) << (3 * s);
-            allowed[2] |= (keep >> 6 & 7) << (3 * s);
+            allowed |= ((keep & 7) | (keep >> 3 & 7) << 9 | (keep >> 6 & 7) << 18) << (3 * s);
         }
-        let next = [
-            own[0] & column_cells(allowed[0]),
-            own[1] & column_cells(allowed[1]),
-            own[2] & column_cells(allowed[2]),
-        ];
-        let changed = (next[0] ^ own[0]) | (next[1] ^ own[1]) | (next[2] ^ own[2]) != 0;
-        *own = next;
-        self.stacked[d] = column_sig(&next);
-        Ok(changed)
+        // A subset of `sig`: PERMS keeps a subset of its triplets.
+        self.stacked[d] = allowed;
+        let own = &mut self.cand[d];
+        own[0] &= column_cells(allowed & 0x1ff);
+        own[1] &= column_cells(allowed >> 9 & 0x1ff);
+        own[2] &= column_cells(allowed >> 18);
+        Ok(allowed != sig)
     }
 
     /// Propagates to a fixpoint; `Err` on a contradiction.
@@ -465,7 +469,8 @@ impl State {
                                 self.update(d, b)?;
                             }
                         }
-                        if column_sig(&self.cand[d]) == self.stacked[d] || !self.stack_update(d)? {
+                        let sig = column_sig(&self.cand[d]);
+                        if sig == self.stacked[d] || !self.stack_update(d, sig)? {
                             break;
                         }
                     }
