@@ -195,18 +195,22 @@ fn search(grid: &Grid, cap: usize, limits: SolveLimits) -> Search {
 /// All 27 cells of a band.
 const BAND: u32 = (1 << 27) - 1;
 
-/// The nine triplets (row × box) of a band, as a 9-bit set (bit `3 * row + box`), expanded to
-/// their 27 cells.
-static EXPAND: [u32; 512] = expand_table();
 /// The boxes a 9-bit row meets, as 3 bits.
 static ROW_BOXES: [u8; 512] = row_boxes_table();
-/// For a 9-bit set of triplets, the union of the permutations (row → box) it contains.
-static PERMS: [u16; 512] = perms_table();
+/// The band rule: for the nine triplets (row × box) a digit meets in a band, as a 9-bit set
+/// (bit `3 * row + box`), the cells of the triplets of the permutations (row → box) they
+/// contain; 0 when they contain none.
+static BAND_KEEP: [u32; 512] = band_keep_table();
+/// The stack rule: for the columns a digit meets in a stack, as a 9-bit set (bit
+/// `3 * band + column`), those of the permutations (band → column) they contain, each at bit
+/// `9 * band + column` (the layout of [`column_sig`]); 0 when they contain none.
+static STACK_KEEP: [u32; 512] = stack_keep_table();
 /// A 9-bit row if it has exactly one cell, else 0.
 static SINGLE: [u16; 512] = single_table();
 /// For every cell, its peers (row, column, box; not itself) in each band.
 static PEERS: [[u32; 3]; 81] = peers_table();
 
+/// For a 9-bit set of triplets (bit `3 * row + box`), their 27 cells.
 const fn expand_table() -> [u32; 512] {
     let mut t = [0; 512];
     let mut m = 0;
@@ -251,6 +255,35 @@ const fn single_table() -> [u16; 512] {
     t
 }
 
+const fn band_keep_table() -> [u32; 512] {
+    let (expand, perms) = (expand_table(), perms_table());
+    let mut t = [0; 512];
+    let mut m = 0;
+    while m < 512 {
+        t[m] = expand[perms[m] as usize];
+        m += 1;
+    }
+    t
+}
+
+const fn stack_keep_table() -> [u32; 512] {
+    let perms = perms_table();
+    let mut t = [0; 512];
+    let mut m = 0;
+    while m < 512 {
+        let mut k = 0;
+        while k < 9 {
+            if perms[m] >> k & 1 != 0 {
+                t[m] |= 1 << (9 * (k / 3) + k % 3);
+            }
+            k += 1;
+        }
+        m += 1;
+    }
+    t
+}
+
+/// For a 9-bit set of triplets, the union of the permutations (row → box) it contains.
 const fn perms_table() -> [u16; 512] {
     const P: [[usize; 3]; 6] = [
         [0, 1, 2],
@@ -411,11 +444,11 @@ impl State {
         let triplets = ROW_BOXES[(x & 0x1ff) as usize] as usize
             | (ROW_BOXES[(x >> 9 & 0x1ff) as usize] as usize) << 3
             | (ROW_BOXES[(x >> 18) as usize] as usize) << 6;
-        let keep = PERMS[triplets];
+        let keep = BAND_KEEP[triplets];
         if keep == 0 {
             return Err(Contradiction);
         }
-        x &= EXPAND[keep as usize];
+        x &= keep;
         self.cand[d][b] = x;
         self.seen[d][b] = x;
         let new = row_singles(x) & self.unsolved[b];
@@ -437,13 +470,13 @@ impl State {
             let t = (sig >> (3 * s) & 7)
                 | (sig >> (9 + 3 * s) & 7) << 3
                 | (sig >> (18 + 3 * s) & 7) << 6;
-            let keep = PERMS[t as usize] as u32;
+            let keep = STACK_KEEP[t as usize];
             if keep == 0 {
                 return Err(Contradiction);
             }
-            allowed |= ((keep & 7) | (keep >> 3 & 7) << 9 | (keep >> 6 & 7) << 18) << (3 * s);
+            allowed |= keep << (3 * s);
         }
-        // A subset of `sig`: PERMS keeps a subset of its triplets.
+        // A subset of `sig`: the permutations keep a subset of the columns.
         self.stacked[d] = allowed;
         let own = &mut self.cand[d];
         own[0] &= column_cells(allowed & 0x1ff);
