@@ -6,8 +6,10 @@
 #   (c) uniqueness check (solutions capped at 2) of magictour-top1465, forum-hardest-1106 and the
 #       first 20,000 lines of sudoku17: tdoku (benches/peers/tdoku_driver.cc, whole file in one
 #       process) vs `hdp solve --count FILE`, as whole processes
-#   (d) the same in process: 20 tdoku driver passes vs `cargo bench --bench solver` (divan, 20
-#       samples; fastest and median), on the sets that benchmark measures
+#   (d) the same in process: 20 tdoku driver passes vs 20 passes of the solver benchmark binary in
+#       its CPU-time mode (HDP_SOLVER_CPU, thread CPU time like the driver's), alternating, and
+#       `cargo bench --bench solver` (divan, 20 samples, wall time; fastest and median), on the
+#       sets that benchmark measures
 #
 # The peers are not part of this repository. Get them with:
 #   git clone https://github.com/denis-berthier/Sudoku_Hierarchical_Classifier   # has SHC.jar
@@ -208,7 +210,8 @@ fi
 
 # ---------------------------------------------------------------- (d) in-process solve
 # benches/solver.rs: divan, 20 samples of one uniqueness pass over the whole set (the puzzles
-# parsed once, outside the timing). The tdoku driver does the same with 20 passes.
+# parsed once, outside the timing), and its HDP_SOLVER_CPU mode: 20 such passes timed by thread
+# CPU time. The tdoku driver does the same with 20 passes.
 INPROC_ROWS=()
 to_us() { # "47.3 ms" -> microseconds
     awk -v v="$1" -v u="$2" 'BEGIN { f = 1; if (u == "ns") f = 0.001; else if (u == "ms") f = 1000;
@@ -216,23 +219,28 @@ to_us() { # "47.3 ms" -> microseconds
 }
 if want d; then
     BENCHES=("solve_magictour_top1465 magictour-top1465.txt 1465"
+             "solve_forum_hardest_1106 forum-hardest-1106.txt 375"
              "solve_top95 top95.txt 95"
              "solve_sudoku17_first_2000 sudoku17.txt 2000")
     for b in "${BENCHES[@]}"; do
         read -r name file lines <<<"$b"
         head -n "$lines" "$CORPORA/$file" >"$WORK/$name.txt"
-        rm -f "$WORK/$name-td.pass" "$WORK/$name-hb.us"
+        rm -f "$WORK/$name-td.pass" "$WORK/$name-hb.us" "$WORK/$name-hc.pass"
     done
     for r in $(seq "$REPS"); do
         say "in process: repetition $r/$REPS"
-        if ((HAVE_TDOKU)); then
-            for b in "${BENCHES[@]}"; do
-                read -r name file lines <<<"$b"
+        for b in "${BENCHES[@]}"; do
+            read -r name file lines <<<"$b"
+            if ((HAVE_TDOKU)); then
                 taskset -c "$CPU" "$DRIVER" "$WORK/$name.txt" -r 20 2>"$WORK/$name-td.err" >/dev/null
                 sed -n 's/.*us_per_puzzle_min \([0-9.]*\)  us_per_puzzle_median \([0-9.]*\)  cpu_us_per_puzzle_min \([0-9.]*\)  cpu_us_per_puzzle_median \([0-9.]*\).*/\1 \2 \3 \4/p' \
                     "$WORK/$name-td.err" >>"$WORK/$name-td.pass"
-            done
-        fi
+            fi
+            # The same passes by thread CPU time, from the benchmark binary.
+            HDP_SOLVER_CPU="$WORK/$name.txt:20" taskset -c "$CPU" "$BENCH" 2>"$WORK/$name-hc.err" >/dev/null
+            sed -n 's/.*cpu_us_per_puzzle_min \([0-9.]*\)  cpu_us_per_puzzle_median \([0-9.]*\).*/\1 \2/p' \
+                "$WORK/$name-hc.err" >>"$WORK/$name-hc.pass"
+        done
         # What `cargo bench --bench solver` runs (the copy built at the start).
         (cd "$ROOT" && taskset -c "$CPU" "$BENCH" --bench) >"$WORK/bench-$r.out" 2>"$WORK/bench-$r.err"
         for b in "${BENCHES[@]}"; do
@@ -247,13 +255,14 @@ if want d; then
     done
     for b in "${BENCHES[@]}"; do
         read -r name file lines <<<"$b"
-        twmin=-; twmed=-; tcmed=-
+        twmin=-; twmed=-; tcmin=-; tcmed=-
         if ((HAVE_TDOKU)); then
             twmin=$(median "$WORK/$name-td.pass" 1); twmed=$(median "$WORK/$name-td.pass" 2)
-            tcmed=$(median "$WORK/$name-td.pass" 4)
+            tcmin=$(median "$WORK/$name-td.pass" 3); tcmed=$(median "$WORK/$name-td.pass" 4)
         fi
+        hcmin=$(median "$WORK/$name-hc.pass" 1); hcmed=$(median "$WORK/$name-hc.pass" 2)
         hf=$(median "$WORK/$name-hb.us" 1); hm=$(median "$WORK/$name-hb.us" 2)
-        INPROC_ROWS+=("| $file (first $lines) | $lines | $tcmed | $twmin | $twmed | $hf | $hm | $(ratio "$hf" "$twmin") | $(ratio "$hm" "$twmed") |")
+        INPROC_ROWS+=("| $file (first $lines) | $lines | $tcmin | $tcmed | $hcmin | $hcmed | $(ratio "$hcmin" "$tcmin") | $(ratio "$hcmed" "$tcmed") | $twmin | $twmed | $hf | $hm | $(ratio "$hf" "$twmin") | $(ratio "$hm" "$twmed") |")
     done
 fi
 
@@ -288,13 +297,15 @@ if ((${#SOLVE_ROWS[@]})); then
 fi
 if ((${#INPROC_ROWS[@]})); then
     echo
-    echo "### Uniqueness check, in process: tdoku driver (20 passes) vs \`cargo bench --bench solver\` (divan, 20 samples)"
+    echo "### Uniqueness check, in process: tdoku driver vs the solver benchmark (20 passes each)"
     echo
-    echo "Wall-clock µs/puzzle (divan measures wall time only), so inflated by machine load; fastest/min is the"
-    echo "least disturbed. The tdoku CPU column is the driver's thread CPU time, for scale."
+    echo "µs/puzzle. CPU: thread CPU time of 20 passes, the tdoku driver and the benchmark binary's"
+    echo "HDP_SOLVER_CPU mode, alternating; min and median pass. Wall: the driver's wall time and"
+    echo "\`cargo bench --bench solver\` (divan, 20 samples, wall time only), fastest/min and median; wall"
+    echo "times are inflated by machine load, so trust the CPU columns."
     echo
-    echo "| set | puzzles | tdoku CPU median | tdoku wall min | tdoku wall median | hdp divan fastest | hdp divan median | fastest hdp/tdoku | median hdp/tdoku |"
-    echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+    echo "| set | puzzles | tdoku CPU min | tdoku CPU median | hdp CPU min | hdp CPU median | CPU min hdp/tdoku | CPU median hdp/tdoku | tdoku wall min | tdoku wall median | hdp divan fastest | hdp divan median | fastest hdp/tdoku | median hdp/tdoku |"
+    echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
     printf '%s\n' "${INPROC_ROWS[@]}"
 fi
 echo

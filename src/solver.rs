@@ -195,16 +195,22 @@ fn search(grid: &Grid, cap: usize, limits: SolveLimits) -> Search {
 /// All 27 cells of a band.
 const BAND: u32 = (1 << 27) - 1;
 
-/// The nine triplets (row × box) of a band, as a 9-bit set (bit `3 * row + box`), expanded to
-/// their 27 cells.
-static EXPAND: [u32; 512] = expand_table();
 /// The boxes a 9-bit row meets, as 3 bits.
 static ROW_BOXES: [u8; 512] = row_boxes_table();
-/// For a 9-bit set of triplets, the union of the permutations (row → box) it contains.
-static PERMS: [u16; 512] = perms_table();
+/// The band rule: for the nine triplets (row × box) a digit meets in a band, as a 9-bit set
+/// (bit `3 * row + box`), the cells of the triplets of the permutations (row → box) they
+/// contain; 0 when they contain none.
+static BAND_KEEP: [u32; 512] = band_keep_table();
+/// The stack rule: for the columns a digit meets in a stack, as a 9-bit set (bit
+/// `3 * band + column`), those of the permutations (band → column) they contain, each at bit
+/// `9 * band + column` (the layout of [`column_sig`]); 0 when they contain none.
+static STACK_KEEP: [u32; 512] = stack_keep_table();
+/// A 9-bit row if it has exactly one cell, else 0.
+static SINGLE: [u16; 512] = single_table();
 /// For every cell, its peers (row, column, box; not itself) in each band.
 static PEERS: [[u32; 3]; 81] = peers_table();
 
+/// For a 9-bit set of triplets (bit `3 * row + box`), their 27 cells.
 const fn expand_table() -> [u32; 512] {
     let mut t = [0; 512];
     let mut m = 0;
@@ -237,6 +243,47 @@ const fn row_boxes_table() -> [u8; 512] {
     t
 }
 
+const fn single_table() -> [u16; 512] {
+    let mut t = [0; 512];
+    let mut m = 0;
+    while m < 512 {
+        if (m as u16).count_ones() == 1 {
+            t[m] = m as u16;
+        }
+        m += 1;
+    }
+    t
+}
+
+const fn band_keep_table() -> [u32; 512] {
+    let (expand, perms) = (expand_table(), perms_table());
+    let mut t = [0; 512];
+    let mut m = 0;
+    while m < 512 {
+        t[m] = expand[perms[m] as usize];
+        m += 1;
+    }
+    t
+}
+
+const fn stack_keep_table() -> [u32; 512] {
+    let perms = perms_table();
+    let mut t = [0; 512];
+    let mut m = 0;
+    while m < 512 {
+        let mut k = 0;
+        while k < 9 {
+            if perms[m] >> k & 1 != 0 {
+                t[m] |= 1 << (9 * (k / 3) + k % 3);
+            }
+            k += 1;
+        }
+        m += 1;
+    }
+    t
+}
+
+/// For a 9-bit set of triplets, the union of the permutations (row → box) it contains.
 const fn perms_table() -> [u16; 512] {
     const P: [[usize; 3]; 6] = [
         [0, 1, 2],
@@ -283,22 +330,21 @@ const fn peers_table() -> [[u32; 3]; 81] {
 /// The cells of `b` that are alone in their row of the band.
 #[inline(always)]
 fn row_singles(b: u32) -> u32 {
-    let mut out = 0;
-    let mut r = 0;
-    while r < 3 {
-        let x = b >> (9 * r) & 0x1ff;
-        if x & x.wrapping_sub(1) == 0 {
-            out |= x << (9 * r);
-        }
-        r += 1;
-    }
-    out
+    SINGLE[(b & 0x1ff) as usize] as u32
+        | (SINGLE[(b >> 9 & 0x1ff) as usize] as u32) << 9
+        | (SINGLE[(b >> 18) as usize] as u32) << 18
 }
 
 /// The 9 columns met by a band board.
 #[inline(always)]
 fn columns(b: u32) -> u32 {
     (b | b >> 9 | b >> 18) & 0x1ff
+}
+
+/// The columns a digit board meets in each band, packed: band `b` at bits `9 * b`.
+#[inline(always)]
+fn column_sig(board: &[u32; 3]) -> u32 {
+    columns(board[0]) | columns(board[1]) << 9 | columns(board[2]) << 18
 }
 
 /// A 9-bit column set repeated over the three rows of a band.
@@ -317,6 +363,10 @@ struct State {
     cand: [[u32; 3]; 9],
     /// The value of `cand` at the last band update; a different value needs an update.
     seen: [[u32; 3]; 9],
+    /// `stacked[d]`: the columns of digit `d + 1` in each band ([`column_sig`]) at its last
+    /// stack update. The stack rule reads only these columns and is idempotent, so while they
+    /// are unchanged it would remove nothing.
+    stacked: [u32; 9],
     /// The cells not yet solved, by band.
     unsolved: [u32; 3],
 }
@@ -327,6 +377,7 @@ impl State {
         let mut s = State {
             cand: [[0; 3]; 9],
             seen: [[u32::MAX; 3]; 9],
+            stacked: [u32::MAX; 9],
             unsolved: [BAND; 3],
         };
         let cells = grid.cells();
@@ -393,49 +444,45 @@ impl State {
         let triplets = ROW_BOXES[(x & 0x1ff) as usize] as usize
             | (ROW_BOXES[(x >> 9 & 0x1ff) as usize] as usize) << 3
             | (ROW_BOXES[(x >> 18) as usize] as usize) << 6;
-        let keep = PERMS[triplets];
+        let keep = BAND_KEEP[triplets];
         if keep == 0 {
             return Err(Contradiction);
         }
-        x &= EXPAND[keep as usize];
+        x &= keep;
         self.cand[d][b] = x;
         self.seen[d][b] = x;
         let new = row_singles(x) & self.unsolved[b];
-        if new != 0 {
-            self.unsolved[b] &= !new;
-            for cand in &mut self.cand {
-                cand[b] &= !new;
-            }
-            self.cand[d][b] = x;
+        self.unsolved[b] &= !new;
+        for cand in &mut self.cand {
+            cand[b] &= !new;
         }
+        self.cand[d][b] = x;
         Ok(())
     }
 
-    /// The permutation rule on the stacks of digit `d`: in each stack, the digit takes one
-    /// column per band and one band per column. `Ok(true)` when it removed cells.
+    /// The permutation rule on the stacks of digit `d`, whose columns are `sig`
+    /// ([`column_sig`]): in each stack, the digit takes one column per band and one band per
+    /// column. `Ok(true)` when it removed cells.
     #[inline(always)]
-    fn stack_update(&mut self, d: usize) -> Result<bool, Contradiction> {
-        let own = &mut self.cand[d];
-        let c = [columns(own[0]), columns(own[1]), columns(own[2])];
-        let mut allowed = [0u32; 3];
+    fn stack_update(&mut self, d: usize, sig: u32) -> Result<bool, Contradiction> {
+        let mut allowed = 0;
         for s in 0..3 {
-            let t = (c[0] >> (3 * s) & 7) | (c[1] >> (3 * s) & 7) << 3 | (c[2] >> (3 * s) & 7) << 6;
-            let keep = PERMS[t as usize] as u32;
+            let t = (sig >> (3 * s) & 7)
+                | (sig >> (9 + 3 * s) & 7) << 3
+                | (sig >> (18 + 3 * s) & 7) << 6;
+            let keep = STACK_KEEP[t as usize];
             if keep == 0 {
                 return Err(Contradiction);
             }
-            allowed[0] |= (keep & 7) << (3 * s);
-            allowed[1] |= (keep >> 3 & 7) << (3 * s);
-            allowed[2] |= (keep >> 6 & 7) << (3 * s);
+            allowed |= keep << (3 * s);
         }
-        let next = [
-            own[0] & column_cells(allowed[0]),
-            own[1] & column_cells(allowed[1]),
-            own[2] & column_cells(allowed[2]),
-        ];
-        let changed = (next[0] ^ own[0]) | (next[1] ^ own[1]) | (next[2] ^ own[2]) != 0;
-        *own = next;
-        Ok(changed)
+        // A subset of `sig`: the permutations keep a subset of the columns.
+        self.stacked[d] = allowed;
+        let own = &mut self.cand[d];
+        own[0] &= column_cells(allowed & 0x1ff);
+        own[1] &= column_cells(allowed >> 9 & 0x1ff);
+        own[2] &= column_cells(allowed >> 18);
+        Ok(allowed != sig)
     }
 
     /// Propagates to a fixpoint; `Err` on a contradiction.
@@ -455,7 +502,8 @@ impl State {
                                 self.update(d, b)?;
                             }
                         }
-                        if !self.stack_update(d)? {
+                        let sig = column_sig(&self.cand[d]);
+                        if sig == self.stacked[d] || !self.stack_update(d, sig)? {
                             break;
                         }
                     }

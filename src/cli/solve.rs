@@ -187,11 +187,7 @@ pub fn run_solve(a: &SolveArgs, out: &mut Output) -> anyhow::Result<i32> {
                 continue;
             }
         };
-        let (count, text) = match &s {
-            Solutions::None => (0, "no solution".to_string()),
-            Solutions::Unique(g) => (1, g.to_line()),
-            Solutions::Multiple(_) => (2, "multiple solutions".to_string()),
-        };
+        let count = s.count();
         if count != 1 {
             let problem = if count == 0 {
                 "no solution"
@@ -209,12 +205,20 @@ pub fn run_solve(a: &SolveArgs, out: &mut Output) -> anyhow::Result<i32> {
                 let record = SolveRecord {
                     puzzle: p.grid.to_line(),
                     solutions: count,
-                    solution: (count == 1).then_some(text),
+                    solution: match &s {
+                        Solutions::Unique(g) => Some(g.to_line()),
+                        _ => None,
+                    },
                 };
                 out.record(&source, p.line, &record)?;
             }
+            // No solution string with --count.
             ResultFormat::Text if a.count => writeln!(out, "{count}")?,
-            ResultFormat::Text => writeln!(out, "{text}")?,
+            ResultFormat::Text => match &s {
+                Solutions::None => writeln!(out, "no solution")?,
+                Solutions::Unique(g) => writeln!(out, "{}", g.to_line())?,
+                Solutions::Multiple(_) => writeln!(out, "multiple solutions")?,
+            },
         }
     }
     Ok(puzzles.exit_code(code))
