@@ -72,7 +72,7 @@ fn solved_of(boards: &Boards) -> u128 {
 
 /// Corrects `boards`, those of `from`, into those of `to`.
 fn correct(boards: &mut Boards, from: &[u16; 81], to: &[u16; 81]) {
-    let mut diff = differ(to, from);
+    let mut diff = differ(|i| to[i], from);
     while diff != 0 {
         let i = diff.trailing_zeros() as usize;
         diff &= diff - 1;
@@ -118,7 +118,12 @@ impl Default for Bases {
 impl Bases {
     /// The boards and solved cells of `base`, computed now unless kept.
     fn get(&mut self, base: &[u16; 81]) -> (&Boards, u128) {
-        let k = match self.grids[..self.len].iter().position(|g| g == base) {
+        let found = if self.grids[self.last] == *base {
+            Some(self.last)
+        } else {
+            self.grids[..self.len].iter().position(|g| g == base)
+        };
+        let k = match found {
             Some(k) => k,
             None => {
                 let k = self.next;
@@ -156,15 +161,26 @@ fn masks(grid: &Grid) -> [u16; 81] {
 
 /// The cells where `a` and `b` differ.
 #[inline]
-fn differ(a: &[u16; 81], b: &[u16; 81]) -> u128 {
-    let (mut lo, mut hi) = (0u64, 0u64);
-    for i in 0..64 {
-        lo |= u64::from(a[i] != b[i]) << i;
+fn differ(a: impl Fn(usize) -> u16, b: &[u16; 81]) -> u128 {
+    // Four cells at a time, a 16-bit lane each: a lane of the XOR is non-zero (masks have nine
+    // bits, so adding 0x7fff carries into the lane's top bit and no further) where they differ,
+    // and one multiplication gathers the four top bits.
+    const LOW: u64 = 0x7fff_7fff_7fff_7fff;
+    const TOP: u64 = 0x8000_8000_8000_8000;
+    const GATHER: u64 = 1 | 1 << 15 | 1 << 30 | 1 << 45;
+    let lanes = |m: &dyn Fn(usize) -> u16, k: usize| {
+        u64::from(m(k))
+            | u64::from(m(k + 1)) << 16
+            | u64::from(m(k + 2)) << 32
+            | u64::from(m(k + 3)) << 48
+    };
+    let mut out = 0u128;
+    for k in (0..80).step_by(4) {
+        let x = lanes(&a, k) ^ lanes(&|i| b[i], k);
+        let top = (x + LOW) & TOP;
+        out |= u128::from((top >> 15).wrapping_mul(GATHER) >> 45 & 0xf) << k;
     }
-    for i in 64..81 {
-        hi |= u64::from(a[i] != b[i]) << (i - 64);
-    }
-    u128::from(lo) | u128::from(hi) << 64
+    out | u128::from(a(80) != b[80]) << 80
 }
 
 /// Propagates `cells` to the `singles` fixpoint: `cells` lies inside `base` (cell by cell), an
@@ -184,11 +200,7 @@ pub(super) fn run(cells: &mut Cells<'_>, base: &Grid, bases: &mut Bases) -> Outc
         placed: [(0, 0); 81],
         placed_len: 0,
     };
-    let mut now = [0u16; 81];
-    for (i, m) in now.iter_mut().enumerate() {
-        *m = cells[i];
-    }
-    let diff = differ(&now, &base);
+    let diff = differ(|i| cells[i], &base);
     match s.fixpoint(cells, &base, diff) {
         Ok(()) if s.solved == ALL_CELLS => Outcome::Solved,
         Ok(()) => Outcome::Open,
