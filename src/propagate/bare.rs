@@ -15,7 +15,7 @@
 //! * no duplicate check: two equal singles in a unit cannot both survive, the first one's value
 //!   empties the other when it leaves its peers.
 
-use super::{Cells, Contradiction, Outcome};
+use super::{Cells, Contradiction, Outcome, CELL_UNITS};
 use crate::grid::{Cell, Grid};
 
 /// The 81-bit board of each unit (blocks, rows, columns).
@@ -229,6 +229,7 @@ struct Search {
 impl Search {
     fn fixpoint(&mut self, cells: &mut Cells<'_>, base: &[u16; 81], diff: u128) -> Result<(), ()> {
         // The cells that differ from `base`: their lost values leave the boards...
+        let mut units = [0u32; 9];
         let mut todo = diff;
         while todo != 0 {
             let i = todo.trailing_zeros() as usize;
@@ -236,8 +237,10 @@ impl Search {
             let m = cells[i];
             let mut lost = base[i] & !m;
             while lost != 0 {
-                self.boards[lost.trailing_zeros() as usize] &= !(1 << i);
+                let d = lost.trailing_zeros() as usize;
                 lost &= lost - 1;
+                self.boards[d] &= !(1 << i);
+                units[d] |= CELL_UNITS[i];
             }
             if m & m.wrapping_sub(1) == 0 {
                 if m == 0 {
@@ -247,12 +250,14 @@ impl Search {
                 self.solved |= 1 << i;
             }
         }
-        // ... and are checked in their units.
-        let mut todo = diff;
-        while todo != 0 {
-            let i = todo.trailing_zeros() as usize;
-            todo &= todo - 1;
-            self.lost(cells, i, base[i] & !cells[i])?;
+        // ... and are checked in their units, each (unit, value) once.
+        for (d, &units) in units.iter().enumerate() {
+            let mut todo = units;
+            while todo != 0 {
+                let u = todo.trailing_zeros() as usize;
+                todo &= todo - 1;
+                self.check(cells, u, d)?;
+            }
         }
         loop {
             while self.placed_len > 0 {
