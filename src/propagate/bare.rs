@@ -95,6 +95,8 @@ pub(crate) struct Bases {
     grids: [[u16; 81]; KEPT],
     boards: [Boards; KEPT],
     solved: [u128; KEPT],
+    /// The working stack of [`Search::placed`], kept to save clearing it for every search.
+    placed: [(u8, u16); 81],
     len: usize,
     /// The entry used last.
     last: usize,
@@ -108,6 +110,7 @@ impl Default for Bases {
             grids: [[0; 81]; KEPT],
             boards: [[0; 9]; KEPT],
             solved: [0; KEPT],
+            placed: [(0, 0); 81],
             len: 0,
             last: 0,
             next: 0,
@@ -193,11 +196,12 @@ fn differ(a: impl Fn(usize) -> u16, b: &[u16; 81]) -> u128 {
 pub(super) fn run(cells: &mut Cells<'_>, base: &Grid, bases: &mut Bases) -> Outcome {
     let base = masks(base);
     let (boards, solved) = bases.get(&base);
+    let boards = *boards;
     let mut s = Search {
-        boards: *boards,
+        boards,
         solved,
         queue: 0,
-        placed: [(0, 0); 81],
+        placed: &mut bases.placed,
         placed_len: 0,
     };
     let diff = differ(|i| cells[i], &base);
@@ -215,18 +219,18 @@ pub(super) fn run(cells: &mut Cells<'_>, base: &Grid, bases: &mut Bases) -> Outc
 const ALL_CELLS: u128 = (1 << 81) - 1;
 
 /// The working state besides the cells.
-struct Search {
+struct Search<'b> {
     boards: Boards,
     /// The cells with one value.
     solved: u128,
     /// The singles whose value has not yet left their peers.
     queue: u128,
     /// Hidden singles placed whose lost values are still to be checked: (cell, lost values).
-    placed: [(u8, u16); 81],
+    placed: &'b mut [(u8, u16); 81],
     placed_len: usize,
 }
 
-impl Search {
+impl Search<'_> {
     fn fixpoint(&mut self, cells: &mut Cells<'_>, base: &[u16; 81], diff: u128) -> Result<(), ()> {
         // The cells that differ from `base`: their lost values leave the boards...
         let mut units = [0u32; 9];
