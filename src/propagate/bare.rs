@@ -177,13 +177,20 @@ fn differ(a: impl Fn(usize) -> u16, b: &[u16; 81]) -> u128 {
             | u64::from(m(k + 2)) << 32
             | u64::from(m(k + 3)) << 48
     };
-    let mut out = 0u128;
-    for k in (0..80).step_by(4) {
+    let four = |k: usize| {
         let x = lanes(&a, k) ^ lanes(&|i| b[i], k);
         let top = (x + LOW) & TOP;
-        out |= u128::from((top >> 15).wrapping_mul(GATHER) >> 45 & 0xf) << k;
+        (top >> 15).wrapping_mul(GATHER) >> 45 & 0xf
+    };
+    let (mut lo, mut hi) = (0u64, 0u64);
+    for j in 0..16 {
+        lo |= four(4 * j) << (4 * j);
     }
-    out | u128::from(a(80) != b[80]) << 80
+    for j in 0..4 {
+        hi |= four(64 + 4 * j) << (4 * j);
+    }
+    hi |= u64::from(a(80) != b[80]) << 16;
+    u128::from(lo) | u128::from(hi) << 64
 }
 
 /// Propagates `cells` to the `singles` fixpoint: `cells` lies inside `base` (cell by cell), an
