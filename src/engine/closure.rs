@@ -9,9 +9,13 @@ use super::trace::{End, NoRecord, Recorder, Trace};
 use super::{Analysis, Limit, Options, Proof, Recording, Schedule, Status, Walk};
 use crate::decision::{generate, Decision, DecisionKinds, Origin};
 use crate::grid::{CellSet, Grid};
-use crate::propagate::{propagate_changed, propagate_from, Contradiction, Outcome, Profile};
+use crate::propagate::{
+    propagate_changed, propagate_from, propagate_singles_bare, Contradiction, Outcome, Profile,
+    SinglesBases,
+};
 use crate::statement::Statement;
 use crate::tree::{EdgeKind, Tree};
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::time::Instant;
@@ -94,6 +98,8 @@ struct Engine<'o, R> {
     last_open: Grid,
     /// The position of the last result that reached the solution.
     solved: Grid,
+    /// The value boards of the recent test starts, for the bare `singles` fixpoint.
+    bases: RefCell<SinglesBases>,
 }
 
 /// Runs the analysis of `a.puzzle` and fills in `a`.
@@ -134,6 +140,7 @@ fn run<R: Recorder>(a: &mut Analysis, outcome: Outcome, rec: R) -> R {
         sweep: opts.decisions == DecisionKinds::CANDIDATE,
         last_open: Grid::empty(),
         solved: state,
+        bases: RefCell::default(),
     };
     engine.rec.start(&state, outcome == Outcome::Solved);
     let result = match outcome {
@@ -165,6 +172,15 @@ fn run<R: Recorder>(a: &mut Analysis, outcome: Outcome, rec: R) -> R {
 }
 
 impl<R: Recorder> Engine<'_, R> {
+    /// How branch tests propagate.
+    #[inline]
+    fn prop(&self) -> Prop<'_> {
+        Prop {
+            profile: &self.opts.profile,
+            bare: (!R::RECORDS && self.opts.profile == Profile::SINGLES).then_some(&self.bases),
+        }
+    }
+
     /// Counts one branch test and enforces the budget.
     #[inline]
     fn tick(&mut self) -> Result<(), Abort> {
@@ -442,12 +458,12 @@ impl<R: Recorder> Engine<'_, R> {
             Origin::ConstraintPair { .. } => 1 << level.min(15),
             _ => 0,
         };
-        // At j >= 2 the branch was tested at j = 1 in this same state (a pass that found
-        // nothing), so its end is at hand.
+        // At j >= 2 the branch was tested at j = 1 in this closure, in this same state (a pass
+        // that found nothing; a sweep may have applied facts since): its end is the start.
         let (mut g, outcome) = if j == 1 {
-            reuse.propagate(state, (d, which), outer, &self.opts.profile)
+            reuse.propagate(state, (d, which), outer, self.prop())
         } else {
-            reuse.propagate(state, (d, which), None, &self.opts.profile)
+            reuse.propagate(state, (d, which), None, self.prop())
         };
         let solution_proves = self.opts.proof == Proof::Solution;
         match outcome {
@@ -526,12 +542,9 @@ impl<R: Recorder> Engine<'_, R> {
             let d = lv.decisions[i];
             let mut most = 0;
             for which in 0..2 {
-                let (g, outcome) = lv.reuse.propagate(
-                    state,
-                    (&d, which),
-                    outer.as_deref_mut(),
-                    &self.opts.profile,
-                );
+                let (g, outcome) =
+                    lv.reuse
+                        .propagate(state, (&d, which), outer.as_deref_mut(), self.prop());
                 if outcome == Outcome::Open {
                     most = most.max(g.pair_count() as u8);
                 }
@@ -650,7 +663,7 @@ impl Reuse {
         state: &Grid,
         (d, which): (&Decision, usize),
         outer: Option<&mut Outer<'_>>,
-        profile: &Profile,
+        prop: Prop<'_>,
     ) -> (Grid, Outcome) {
         let key = branch_key(d, which);
         let (outer, mut pairs) = match outer {
@@ -686,14 +699,14 @@ impl Reuse {
                 }
                 let outcome = match emptied.iter().next() {
                     Some(cell) => Outcome::Contradiction(Contradiction::NoValue { cell }),
-                    None => propagate_changed(&mut g, changed, profile),
+                    None => prop.changed(&mut g, changed, state),
                 };
                 (g, outcome)
             }
             None => {
                 let mut g = *state;
                 d.branch(which).apply(&mut g);
-                let outcome = propagate_from(&mut g, d.cell, profile);
+                let outcome = prop.from(&mut g, d.cell, state);
                 (g, outcome)
             }
         };
@@ -706,6 +719,35 @@ impl Reuse {
             self.ends.insert(key, g);
         }
         (g, outcome)
+    }
+}
+
+/// How branch tests propagate: by `profile`, or by the bare `singles` fixpoint with the boards
+/// kept in `bare` when there are some (nothing records, so no rule count, contradiction reason
+/// or contradiction position is read).
+#[derive(Clone, Copy)]
+struct Prop<'p> {
+    profile: &'p Profile,
+    bare: Option<&'p RefCell<SinglesBases>>,
+}
+
+impl Prop<'_> {
+    /// [`propagate_changed`] of `g`, restricted from the pass's `state` (an open fixpoint).
+    #[inline]
+    fn changed(self, g: &mut Grid, changed: CellSet, state: &Grid) -> Outcome {
+        match self.bare {
+            Some(bases) => propagate_singles_bare(g, state, &mut bases.borrow_mut()),
+            None => propagate_changed(g, changed, self.profile),
+        }
+    }
+
+    /// [`propagate_from`] of `g`, restricted from the pass's `state` (an open fixpoint).
+    #[inline]
+    fn from(self, g: &mut Grid, cell: crate::grid::Cell, state: &Grid) -> Outcome {
+        match self.bare {
+            Some(_) => self.changed(g, [cell].into_iter().collect(), state),
+            None => propagate_from(g, cell, self.profile),
+        }
     }
 }
 

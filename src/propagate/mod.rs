@@ -9,11 +9,13 @@
 //! Subsets are read over all nine cells of a unit (see `subsets`), which is what keeps them
 //! order-independent when some rules are off.
 
+mod bare;
 mod locked;
 mod profile;
 mod singles;
 mod subsets;
 
+pub(crate) use bare::Bases as SinglesBases;
 pub use profile::{Profile, Rule, UnknownRule};
 
 use crate::grid::{Candidates, Cell, CellSet, Digit, Grid, Unit};
@@ -182,6 +184,19 @@ pub fn propagate_changed(grid: &mut Grid, changed: CellSet, profile: &Profile) -
     let mut state = State::in_place(grid);
     state.assume_fixpoint_except(changed);
     state.run(profile, &mut Stats::default())
+}
+
+/// As [`propagate_changed`] with [`Profile::SINGLES`], faster, for callers that read neither rule
+/// counts nor a contradiction's reason nor the grid a contradiction leaves: the reason is a
+/// placeholder and the grid is left part-way. An open or solved result is the same. `grid` must
+/// lie inside `base` (cell by cell), an open `singles` fixpoint (the pass's state a branch test
+/// restricts), whose value boards `bases` keeps.
+pub(crate) fn propagate_singles_bare(
+    grid: &mut Grid,
+    base: &Grid,
+    bases: &mut SinglesBases,
+) -> Outcome {
+    bare::run(&mut Cells(grid.cells_mut()), base, bases)
 }
 
 /// The unit bits (block, row, column) of each cell, as a 27-bit mask.

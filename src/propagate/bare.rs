@@ -1,0 +1,479 @@
+//! The `singles` fixpoint alone, for callers that read neither rule counts nor contradiction
+//! reasons nor the position a contradiction left (the unrecorded engine's branch tests).
+//!
+//! Same rules and the same fixpoint as [`super::propagate_changed`] with
+//! [`super::Profile::SINGLES`], found with less work. Next to the grid's cell masks, the search
+//! keeps one 81-bit board per value (the cells that may still take it) and one of the solved
+//! cells, taken from a [`Bases`] cache of the position the branch restricts (the pass's state,
+//! an open fixpoint) and corrected on the few cells where the grid differs from it. Then every
+//! step is driven by what changed:
+//!
+//! * a naked single's value leaves exactly the peers its board shows (no scan of 20 peers);
+//! * each (unit, value) pair that loses a place is checked at once, with one AND and one
+//!   rarely taken branch: no place left is a contradiction, one place in an unsolved cell is a
+//!   hidden single. Every other pair is as it was in the fixpoint `base`;
+//! * no duplicate check: two equal singles in a unit cannot both survive, the first one's value
+//!   empties the other when it leaves its peers.
+
+use super::{Cells, Contradiction, Outcome, CELL_UNITS};
+use crate::grid::{Cell, Grid};
+
+/// The 81-bit board of each unit (blocks, rows, columns).
+const UNIT_BITS: [u128; 27] = {
+    let mut out = [0u128; 27];
+    let mut i = 0;
+    while i < 81 {
+        let (r, c) = (i / 9, i % 9);
+        out[(r / 3) * 3 + c / 3] |= 1 << i;
+        out[9 + r] |= 1 << i;
+        out[18 + c] |= 1 << i;
+        i += 1;
+    }
+    out
+};
+
+/// The 20 peers of each cell, as an 81-bit board.
+const PEER_BITS: [u128; 81] = {
+    let mut out = [0u128; 81];
+    let mut i = 0;
+    while i < 81 {
+        let (r, c) = (i / 9, i % 9);
+        out[i] =
+            (UNIT_BITS[(r / 3) * 3 + c / 3] | UNIT_BITS[9 + r] | UNIT_BITS[18 + c]) & !(1 << i);
+        i += 1;
+    }
+    out
+};
+
+/// The three units (block, row, column) of each cell.
+const UNITS_OF: [[u8; 3]; 81] = {
+    let mut out = [[0u8; 3]; 81];
+    let mut i = 0;
+    while i < 81 {
+        let (r, c) = (i / 9, i % 9);
+        out[i] = [((r / 3) * 3 + c / 3) as u8, (9 + r) as u8, (18 + c) as u8];
+        i += 1;
+    }
+    out
+};
+
+/// The value boards of a position: bit `i` of board `d` when cell `i` may take value `d + 1`.
+type Boards = [u128; 9];
+
+/// The cells with exactly one value, from the boards.
+fn solved_of(boards: &Boards) -> u128 {
+    let (mut once, mut twice) = (0u128, 0u128);
+    for &b in boards {
+        twice |= once & b;
+        once |= b;
+    }
+    once & !twice
+}
+
+/// Corrects `boards`, those of `from`, into those of `to`.
+fn correct(boards: &mut Boards, from: &[u16; 81], to: &[u16; 81]) {
+    let mut diff = differ(|i| to[i], from);
+    while diff != 0 {
+        let i = diff.trailing_zeros() as usize;
+        diff &= diff - 1;
+        let mut x = to[i] ^ from[i];
+        while x != 0 {
+            boards[x.trailing_zeros() as usize] ^= 1 << i;
+            x &= x - 1;
+        }
+    }
+}
+
+/// How many positions [`Bases`] keeps: one per nesting level of a depth-3 search, and one more.
+const KEPT: usize = 4;
+
+/// The value boards and solved cells of the last few positions branches were tested from (the
+/// pass's state at each nesting level), so that a test only corrects the cells its start
+/// differs in. A new position's boards are corrected from the last one's (the state a fact
+/// restricted, usually).
+pub(crate) struct Bases {
+    grids: [[u16; 81]; KEPT],
+    boards: [Boards; KEPT],
+    solved: [u128; KEPT],
+    /// The working stack of [`Search::placed`], kept to save clearing it for every search.
+    placed: [(u8, u16); 81],
+    len: usize,
+    /// The entry used last.
+    last: usize,
+    /// The entry to replace next (the oldest).
+    next: usize,
+}
+
+impl Default for Bases {
+    fn default() -> Self {
+        Bases {
+            grids: [[0; 81]; KEPT],
+            boards: [[0; 9]; KEPT],
+            solved: [0; KEPT],
+            placed: [(0, 0); 81],
+            len: 0,
+            last: 0,
+            next: 0,
+        }
+    }
+}
+
+impl Bases {
+    /// The boards and solved cells of `base`, computed now unless kept.
+    fn get(&mut self, base: &[u16; 81]) -> (&Boards, u128) {
+        let found = if self.grids[self.last] == *base {
+            Some(self.last)
+        } else {
+            self.grids[..self.len].iter().position(|g| g == base)
+        };
+        let k = match found {
+            Some(k) => k,
+            None => {
+                let k = self.next;
+                self.next = (k + 1) % KEPT;
+                let mut boards = if self.len == 0 {
+                    [0; 9]
+                } else {
+                    self.boards[self.last]
+                };
+                let from = if self.len == 0 {
+                    [0; 81]
+                } else {
+                    self.grids[self.last]
+                };
+                correct(&mut boards, &from, base);
+                self.len = self.len.max(k + 1);
+                self.grids[k] = *base;
+                self.boards[k] = boards;
+                self.solved[k] = solved_of(&boards);
+                k
+            }
+        };
+        self.last = k;
+        (&self.boards[k], self.solved[k])
+    }
+}
+
+fn masks(grid: &Grid) -> [u16; 81] {
+    let mut out = [0u16; 81];
+    for (o, c) in out.iter_mut().zip(grid.cells()) {
+        *o = c.bits();
+    }
+    out
+}
+
+/// The cells where `a` and `b` differ.
+#[inline]
+fn differ(a: impl Fn(usize) -> u16, b: &[u16; 81]) -> u128 {
+    // Four cells at a time, a 16-bit lane each: a lane of the XOR is non-zero (masks have nine
+    // bits, so adding 0x7fff carries into the lane's top bit and no further) where they differ,
+    // and one multiplication gathers the four top bits.
+    const LOW: u64 = 0x7fff_7fff_7fff_7fff;
+    const TOP: u64 = 0x8000_8000_8000_8000;
+    const GATHER: u64 = 1 | 1 << 15 | 1 << 30 | 1 << 45;
+    let lanes = |m: &dyn Fn(usize) -> u16, k: usize| {
+        u64::from(m(k))
+            | u64::from(m(k + 1)) << 16
+            | u64::from(m(k + 2)) << 32
+            | u64::from(m(k + 3)) << 48
+    };
+    let four = |k: usize| {
+        let x = lanes(&a, k) ^ lanes(&|i| b[i], k);
+        let top = (x + LOW) & TOP;
+        (top >> 15).wrapping_mul(GATHER) >> 45 & 0xf
+    };
+    let (mut lo, mut hi) = (0u64, 0u64);
+    for j in 0..16 {
+        lo |= four(4 * j) << (4 * j);
+    }
+    for j in 0..4 {
+        hi |= four(64 + 4 * j) << (4 * j);
+    }
+    hi |= u64::from(a(80) != b[80]) << 16;
+    u128::from(lo) | u128::from(hi) << 64
+}
+
+/// Propagates `cells` to the `singles` fixpoint: `cells` lies inside `base` (cell by cell), an
+/// open `singles` fixpoint whose boards `bases` keeps or computes. Only the cells where the two
+/// differ start the work: their lost values are checked in their units, and those that became
+/// single are new singles. Every other (unit, value) pair is as in `base`, where each value has
+/// two places or is placed, and every other single's value has left its peers. A
+/// contradiction's reason is a placeholder (a cell where the two differ has no value), and the
+/// cells are left part-way.
+pub(super) fn run(cells: &mut Cells<'_>, base: &Grid, bases: &mut Bases) -> Outcome {
+    let base = masks(base);
+    let (boards, solved) = bases.get(&base);
+    let boards = *boards;
+    let mut s = Search {
+        boards,
+        solved,
+        queue: 0,
+        placed: &mut bases.placed,
+        placed_len: 0,
+    };
+    let diff = differ(|i| cells[i], &base);
+    match s.fixpoint(cells, &base, diff) {
+        Ok(()) if s.solved == ALL_CELLS => Outcome::Solved,
+        Ok(()) => Outcome::Open,
+        Err(()) => {
+            let first = Cell::new(diff.trailing_zeros() as usize);
+            let cell = first.unwrap_or(Cell::from_row_col(0, 0));
+            Outcome::Contradiction(Contradiction::NoValue { cell })
+        }
+    }
+}
+
+const ALL_CELLS: u128 = (1 << 81) - 1;
+
+/// The working state besides the cells.
+struct Search<'b> {
+    boards: Boards,
+    /// The cells with one value.
+    solved: u128,
+    /// The singles whose value has not yet left their peers.
+    queue: u128,
+    /// Hidden singles placed whose lost values are still to be checked: (cell, lost values).
+    placed: &'b mut [(u8, u16); 81],
+    placed_len: usize,
+}
+
+impl Search<'_> {
+    fn fixpoint(&mut self, cells: &mut Cells<'_>, base: &[u16; 81], diff: u128) -> Result<(), ()> {
+        // The cells that differ from `base`: their lost values leave the boards...
+        let mut units = [0u32; 9];
+        let mut todo = diff;
+        while todo != 0 {
+            let i = todo.trailing_zeros() as usize;
+            todo &= todo - 1;
+            let m = cells[i];
+            let mut lost = base[i] & !m;
+            while lost != 0 {
+                let d = lost.trailing_zeros() as usize;
+                lost &= lost - 1;
+                self.boards[d] &= !(1 << i);
+                units[d] |= CELL_UNITS[i];
+            }
+            if m & m.wrapping_sub(1) == 0 {
+                if m == 0 {
+                    return Err(());
+                }
+                self.queue |= 1 << i;
+                self.solved |= 1 << i;
+            }
+        }
+        // ... and are checked in their units, each (unit, value) once.
+        for (d, &units) in units.iter().enumerate() {
+            let mut todo = units;
+            while todo != 0 {
+                let u = todo.trailing_zeros() as usize;
+                todo &= todo - 1;
+                self.check(cells, u, d)?;
+            }
+        }
+        loop {
+            while self.placed_len > 0 {
+                self.placed_len -= 1;
+                let (q, lost) = self.placed[self.placed_len];
+                self.lost(cells, q as usize, lost)?;
+            }
+            if self.queue == 0 {
+                return Ok(());
+            }
+            // A naked single: its value leaves the peers that have it.
+            let i = self.queue.trailing_zeros() as usize;
+            self.queue &= self.queue - 1;
+            let v = cells[i];
+            let d = v.trailing_zeros() as usize;
+            let mut hits = self.boards[d] & PEER_BITS[i];
+            self.boards[d] &= !hits;
+            while hits != 0 {
+                let p = hits.trailing_zeros() as usize;
+                hits &= hits - 1;
+                let n = cells[p] & !v;
+                cells[p] = n;
+                if n & n.wrapping_sub(1) == 0 {
+                    if n == 0 {
+                        return Err(());
+                    }
+                    self.queue |= 1 << p;
+                    self.solved |= 1 << p;
+                }
+                // In the units `p` shares with `i` the value is placed: the check passes.
+                for &u in &UNITS_OF[p] {
+                    self.check(cells, u as usize, d)?;
+                }
+            }
+        }
+    }
+
+    /// Cell `i` lost the values `lost`: checks them in its units.
+    fn lost(&mut self, cells: &mut Cells<'_>, i: usize, lost: u16) -> Result<(), ()> {
+        let mut values = lost;
+        while values != 0 {
+            let d = values.trailing_zeros() as usize;
+            values &= values - 1;
+            for &u in &UNITS_OF[i] {
+                self.check(cells, u as usize, d)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Value `d` lost a place in unit `u`: none left is a contradiction, one left in an unsolved
+    /// cell a hidden single, placed at once.
+    #[inline(always)]
+    fn check(&mut self, cells: &mut Cells<'_>, u: usize, d: usize) -> Result<(), ()> {
+        let places = self.boards[d] & UNIT_BITS[u];
+        if places & (places.wrapping_sub(1) | self.solved) != 0 {
+            return Ok(());
+        }
+        if places == 0 {
+            return Err(());
+        }
+        let q = (places.trailing_zeros() as usize).min(80);
+        let bit = 1u16 << d;
+        let mut lost = cells[q] & !bit;
+        cells[q] = bit;
+        self.solved |= 1 << q;
+        self.queue |= 1 << q;
+        self.placed[self.placed_len.min(80)] = (q as u8, lost);
+        self.placed_len = (self.placed_len + 1).min(81);
+        while lost != 0 {
+            self.boards[lost.trailing_zeros() as usize] &= !(1 << q);
+            lost &= lost - 1;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{propagate, propagate_changed, propagate_singles_bare, Profile};
+    use super::*;
+    use crate::grid::{Candidates, CellSet};
+
+    /// The corpus puzzles the comparison starts from: hard ones (top95, the SHC examples with
+    /// T&E depths 0 to 3) and a few from forum-hardest.
+    fn puzzles() -> Vec<Grid> {
+        let mut out = Vec::new();
+        for (name, take) in [
+            ("top95.txt", 95),
+            ("shc-examples-342-every9.tsv", 40),
+            ("forum-hardest-1106.txt", 30),
+        ] {
+            let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
+            let text = std::fs::read_to_string(&path).unwrap();
+            for line in text.lines().take(take) {
+                let line = line.split('\t').next().unwrap_or("");
+                out.push(line.parse::<Grid>().unwrap());
+            }
+        }
+        out
+    }
+
+    /// A xorshift generator: the same positions on every run.
+    struct Rng(u64);
+
+    impl Rng {
+        fn below(&mut self, n: usize) -> usize {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 % n.max(1) as u64) as usize
+        }
+    }
+
+    fn open_cells(g: &Grid) -> Vec<Cell> {
+        Cell::all().filter(|&c| g.get(c).len() > 1).collect()
+    }
+
+    /// A random branch of a random open cell: one value, or all but one.
+    fn branch(g: &Grid, rng: &mut Rng) -> (Cell, Candidates) {
+        let open = open_cells(g);
+        let cell = open[rng.below(open.len())];
+        let values: Vec<_> = g.get(cell).iter().collect();
+        let one = Candidates::single(values[rng.below(values.len())]);
+        let keep = if rng.below(2) == 0 {
+            one
+        } else {
+            g.get(cell) - one
+        };
+        (cell, keep)
+    }
+
+    /// Ours against `propagate_changed` with the singles profile, on `g` (inside `base`).
+    fn compare(g: &Grid, changed: CellSet, base: &Grid, bases: &mut Bases, checked: &mut usize) {
+        let (mut ours, mut theirs) = (*g, *g);
+        let got = propagate_singles_bare(&mut ours, base, bases);
+        let want = propagate_changed(&mut theirs, changed, &Profile::SINGLES);
+        if want.is_contradiction() {
+            assert!(got.is_contradiction(), "{g:?} from {base:?}: {got:?}");
+        } else {
+            assert_eq!(got, want, "{g:?} from {base:?}");
+            assert_eq!(ours, theirs, "{g:?} from {base:?}");
+        }
+        *checked += 1;
+    }
+
+    /// Corpus puzzles with random branches applied, as the engine's tests do: fresh branch tests
+    /// from a state, and re-tests from an earlier branch's end position intersected with a
+    /// smaller state (a fact found since); the boards kept for several states at once.
+    #[test]
+    fn bare_singles_reach_the_same_fixpoint() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let mut bases = Bases::default();
+        let (mut checked, mut contradictions) = (0, 0);
+        for puzzle in puzzles() {
+            let mut start = puzzle;
+            if propagate(&mut start, &Profile::SINGLES) != Outcome::Open {
+                continue;
+            }
+            // A chain of smaller states, each a fact (a branch) applied to the last, propagated.
+            let mut states = vec![start];
+            for _ in 0..6 {
+                let mut s = *states.last().unwrap();
+                let (cell, keep) = branch(&s, &mut rng);
+                s.set(cell, keep);
+                if propagate(&mut s, &Profile::SINGLES) != Outcome::Open {
+                    break;
+                }
+                states.push(s);
+            }
+            for _ in 0..60 {
+                let k = rng.below(states.len());
+                let state = states[k];
+                // A fresh branch test.
+                let (cell, keep) = branch(&state, &mut rng);
+                let mut g = state;
+                g.set(cell, keep);
+                compare(
+                    &g,
+                    [cell].into_iter().collect(),
+                    &state,
+                    &mut bases,
+                    &mut checked,
+                );
+                // A re-test: a branch's end in an earlier state, intersected with this one.
+                let earlier = states[rng.below(k + 1)];
+                let (cell, keep) = branch(&earlier, &mut rng);
+                let mut end = earlier;
+                end.set(cell, keep);
+                match propagate(&mut end, &Profile::SINGLES) {
+                    Outcome::Open => {}
+                    _ => {
+                        contradictions += 1;
+                        continue;
+                    }
+                }
+                let (changed, emptied) = end.intersect(&state);
+                if emptied.is_empty() && !changed.is_empty() {
+                    compare(&end, changed, &state, &mut bases, &mut checked);
+                }
+            }
+        }
+        assert!(
+            checked > 10_000 && contradictions > 100,
+            "{checked} {contradictions}"
+        );
+    }
+}
