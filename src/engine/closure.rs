@@ -10,8 +10,8 @@ use super::{Analysis, Limit, Options, Proof, Recording, Schedule, Status, Walk};
 use crate::decision::{generate, Decision, DecisionKinds, Origin};
 use crate::grid::{CellSet, Grid};
 use crate::propagate::{
-    propagate_changed, propagate_from, propagate_singles_bare, Contradiction, Outcome, Profile,
-    SinglesBases,
+    propagate_changed, propagate_changed_eager, propagate_from, propagate_singles_bare,
+    Contradiction, Outcome, Profile, SinglesBases,
 };
 use crate::statement::Statement;
 use crate::tree::{EdgeKind, Tree};
@@ -178,6 +178,7 @@ impl<R: Recorder> Engine<'_, R> {
         Prop {
             profile: &self.opts.profile,
             bare: (!R::RECORDS && self.opts.profile == Profile::SINGLES).then_some(&self.bases),
+            eager: !R::RECORDS,
         }
     }
 
@@ -729,6 +730,8 @@ impl Reuse {
 struct Prop<'p> {
     profile: &'p Profile,
     bare: Option<&'p RefCell<SinglesBases>>,
+    /// Nothing records: any order of the rules will do.
+    eager: bool,
 }
 
 impl Prop<'_> {
@@ -737,6 +740,7 @@ impl Prop<'_> {
     fn changed(self, g: &mut Grid, changed: CellSet, state: &Grid) -> Outcome {
         match self.bare {
             Some(bases) => propagate_singles_bare(g, state, &mut bases.borrow_mut()),
+            None if self.eager => propagate_changed_eager(g, changed, self.profile),
             None => propagate_changed(g, changed, self.profile),
         }
     }
@@ -746,6 +750,7 @@ impl Prop<'_> {
     fn from(self, g: &mut Grid, cell: crate::grid::Cell, state: &Grid) -> Outcome {
         match self.bare {
             Some(_) => self.changed(g, [cell].into_iter().collect(), state),
+            None if self.eager => self.changed(g, [cell].into_iter().collect(), state),
             None => propagate_from(g, cell, self.profile),
         }
     }

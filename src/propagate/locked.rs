@@ -202,6 +202,11 @@ pub(super) fn apply(s: &mut State, p: &Profile, stats: &mut Stats) -> Step {
         }
         if removed {
             changed = true;
+            if s.eager {
+                // The rest is looked at next time.
+                s.dirty_locked |= dirty;
+                return Ok(true);
+            }
             seg = segments(&s.cells);
         }
     }

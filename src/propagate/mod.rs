@@ -199,6 +199,18 @@ pub(crate) fn propagate_singles_bare(
     bare::run(&mut Cells(grid.cells_mut()), base, bases)
 }
 
+/// As [`propagate_changed`], in another order of the rules: locked candidates and subsets stop
+/// at their first change, so that singles run again at once. Same fixpoint and outcome (the
+/// result does not depend on the order); the contradiction named, the position it leaves and
+/// the rule counts may differ, so only callers that read none of them use it (the unrecorded
+/// engine).
+pub fn propagate_changed_eager(grid: &mut Grid, changed: CellSet, profile: &Profile) -> Outcome {
+    let mut state = State::in_place(grid);
+    state.assume_fixpoint_except(changed);
+    state.eager = true;
+    state.run(profile, &mut Stats::default())
+}
+
 /// The unit bits (block, row, column) of each cell, as a 27-bit mask.
 const CELL_UNITS: [u32; 81] = {
     let mut out = [0u32; 81];
@@ -250,6 +262,9 @@ pub(crate) struct State<'g> {
     pub(crate) dirty_locked: u32,
     /// Units changed since the subset rules last examined them.
     pub(crate) dirty_subsets: u32,
+    /// Locked candidates and subsets return after their first change, so that the cheaper
+    /// rules run again at once (see [`propagate_changed_eager`]).
+    pub(crate) eager: bool,
 }
 
 pub(crate) type Step = Result<bool, Contradiction>;
@@ -277,6 +292,7 @@ impl<'g> State<'g> {
             dirty_check: ALL_UNITS,
             dirty_locked: ALL_UNITS,
             dirty_subsets: ALL_UNITS,
+            eager: false,
         }
     }
 

@@ -257,6 +257,11 @@ fn apply_fast(s: &mut State, todo: u32, table: &mut [u128], stats: &mut Stats) -
             continue;
         }
         if apply_masks(s, unit, true, &FAST_NAKED, &FAST_HIDDEN, stats, &masks)? {
+            if s.eager {
+                // The units still to come are searched next time.
+                s.dirty_subsets |= rest;
+                return Ok(true);
+            }
             changed = true;
             // Units still to come may have changed: read them again, as if never looked up.
             rest |= todo & known & !((2u32 << u) - 1);
