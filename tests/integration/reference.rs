@@ -259,7 +259,7 @@ fn branch_tests_of_hard_positions_reach_the_reference_fixpoint() {
                     let one = [cell].into_iter().collect();
                     let eager_outcome = propagate_changed_eager(&mut eager, one, &Profile::DEFAULT);
                     let outcome = propagate_from(&mut g, cell, &Profile::DEFAULT);
-                    if let Err(e) = agrees(outcome, &g, expected.clone()) {
+                    if let Err(e) = agrees(outcome, &g, expected) {
                         panic!("{cell}: {keep} from {start:?}: {e}");
                     }
                     if let Err(e) = agrees(eager_outcome, &eager, expected) {
