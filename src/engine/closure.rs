@@ -459,12 +459,19 @@ impl<R: Recorder> Engine<'_, R> {
             Origin::ConstraintPair { .. } => 1 << level.min(15),
             _ => 0,
         };
-        // At j >= 2 the branch was tested at j = 1 in this closure, in this same state (a pass
-        // that found nothing; a sweep may have applied facts since): its end is the start.
         let (mut g, outcome) = if j == 1 {
             reuse.propagate(state, (d, which), outer, self.prop())
-        } else {
+        } else if !R::RECORDS {
+            // The branch's last end in this closure (its j = 1 test in this state, or in a
+            // larger one after a sweep's facts or in the depth-first walk), intersected with the
+            // state, is a valid start: the same open result. A contradiction found that way can
+            // leave another position, which only a recorded chain would show.
             reuse.propagate(state, (d, which), None, self.prop())
+        } else {
+            let mut g = *state;
+            b.apply(&mut g);
+            let outcome = self.prop().from(&mut g, b.cell, state);
+            (g, outcome)
         };
         let solution_proves = self.opts.proof == Proof::Solution;
         match outcome {

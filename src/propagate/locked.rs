@@ -203,7 +203,7 @@ pub(super) fn apply(s: &mut State, p: &Profile, stats: &mut Stats) -> Step {
         if removed {
             changed = true;
             if s.eager {
-                // The rest is looked at next time.
+                // Every unit that was to be looked at is looked at again next time.
                 s.dirty_locked |= dirty;
                 return Ok(true);
             }

@@ -361,6 +361,11 @@ proptest! {
         let mut ours = g;
         let outcome = propagate_from(&mut ours, cell, &p);
         prop_assert!(agrees(outcome, &ours, expected).is_ok(), "{}", agrees(outcome, &ours, expected).unwrap_err());
+        // The unrecorded engine's order (locked candidates and subsets stop at their first
+        // change), under the same profile.
+        let mut eager = g;
+        let outcome = propagate_changed_eager(&mut eager, [cell].into_iter().collect(), &p);
+        prop_assert!(agrees(outcome, &eager, expected).is_ok(), "eager: {}", agrees(outcome, &eager, expected).unwrap_err());
     }
 }
 
