@@ -12,6 +12,7 @@ mod units;
 pub use candidates::{Candidates, Digit};
 pub use cell::{Cell, CellSet};
 pub use units::{Unit, UnitKind};
+pub(crate) use units::{PEER_SETS, UNIT_SETS};
 
 use std::fmt;
 

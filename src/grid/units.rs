@@ -56,7 +56,8 @@ const fn set_of(cells: &[Cell; 9]) -> u128 {
     m
 }
 
-const UNIT_SETS: [u128; 27] = {
+/// Each unit's cells as an 81-bit set (bit = row-major index; blocks, rows, columns).
+pub(crate) const UNIT_SETS: [u128; 27] = {
     let mut out = [0u128; 27];
     let mut u = 0;
     while u < 27 {
@@ -66,7 +67,8 @@ const UNIT_SETS: [u128; 27] = {
     out
 };
 
-const PEER_SETS: [u128; 81] = {
+/// Each cell's 20 peers as an 81-bit set.
+pub(crate) const PEER_SETS: [u128; 81] = {
     let mut out = [0u128; 81];
     let mut i = 0;
     while i < 81 {

@@ -18,32 +18,8 @@
 use super::{Cells, Contradiction, Outcome, CELL_UNITS};
 use crate::grid::{Cell, Grid};
 
-/// The 81-bit board of each unit (blocks, rows, columns).
-const UNIT_BITS: [u128; 27] = {
-    let mut out = [0u128; 27];
-    let mut i = 0;
-    while i < 81 {
-        let (r, c) = (i / 9, i % 9);
-        out[(r / 3) * 3 + c / 3] |= 1 << i;
-        out[9 + r] |= 1 << i;
-        out[18 + c] |= 1 << i;
-        i += 1;
-    }
-    out
-};
-
-/// The 20 peers of each cell, as an 81-bit board.
-const PEER_BITS: [u128; 81] = {
-    let mut out = [0u128; 81];
-    let mut i = 0;
-    while i < 81 {
-        let (r, c) = (i / 9, i % 9);
-        out[i] =
-            (UNIT_BITS[(r / 3) * 3 + c / 3] | UNIT_BITS[9 + r] | UNIT_BITS[18 + c]) & !(1 << i);
-        i += 1;
-    }
-    out
-};
+// The 81-bit board of each unit (blocks, rows, columns), and of each cell's 20 peers.
+use crate::grid::{PEER_SETS as PEER_BITS, UNIT_SETS as UNIT_BITS};
 
 /// The three units (block, row, column) of each cell.
 const UNITS_OF: [[u8; 3]; 81] = {
