@@ -730,9 +730,9 @@ impl Reuse {
     }
 }
 
-/// How branch tests propagate: by `profile`, or by the bare `singles` fixpoint with the boards
-/// kept in `bare` when there are some (nothing records, so no rule count, contradiction reason
-/// or contradiction position is read).
+/// How branch tests propagate: by `profile` in the recorded order, or, when nothing records (so
+/// no rule count, contradiction reason or contradiction position is read), by the bare `singles`
+/// fixpoint with the boards kept in `bare` or else in the eager order.
 #[derive(Clone, Copy)]
 struct Prop<'p> {
     profile: &'p Profile,
@@ -755,10 +755,11 @@ impl Prop<'_> {
     /// [`propagate_from`] of `g`, restricted from the pass's `state` (an open fixpoint).
     #[inline]
     fn from(self, g: &mut Grid, cell: crate::grid::Cell, state: &Grid) -> Outcome {
-        match self.bare {
-            Some(_) => self.changed(g, [cell].into_iter().collect(), state),
-            None if self.eager => self.changed(g, [cell].into_iter().collect(), state),
-            None => propagate_from(g, cell, self.profile),
+        // `bare` is only kept when nothing records, so `eager` covers it.
+        if self.eager {
+            self.changed(g, [cell].into_iter().collect(), state)
+        } else {
+            propagate_from(g, cell, self.profile)
         }
     }
 }
@@ -927,16 +928,9 @@ impl KnownOpen {
             }
             return;
         }
-        // Only watched cells that changed (decision cells are open in the state), found
-        // without branches.
-        let (sc, rc) = (state.cells(), r.cells());
-        let mut changed = [0u64; 2];
-        for (half, (s, r)) in sc.chunks(64).zip(rc.chunks(64)).enumerate() {
-            for (k, (s, r)) in s.iter().zip(r).enumerate() {
-                changed[half] |= u64::from(s != r) << k;
-            }
-        }
-        let mut todo = (u128::from(changed[0]) | u128::from(changed[1]) << 64) & self.watched;
+        // Only watched cells that changed (decision cells are open in the state).
+        let rc = r.cells();
+        let mut todo = r.differing(state).bits() & self.watched;
         while todo != 0 {
             let i = todo.trailing_zeros() as usize % 81;
             todo &= todo - 1;

@@ -106,6 +106,22 @@ impl Grid {
         (CellSet::from_raw(changed), CellSet::from_raw(emptied))
     }
 
+    /// The cells whose candidates differ from those in `other`, four cells at a time.
+    #[inline]
+    pub fn differing(&self, other: &Grid) -> CellSet {
+        let mut out = 0u128;
+        for (j, (a, b)) in self
+            .cells
+            .chunks_exact(4)
+            .zip(other.cells.chunks_exact(4))
+            .enumerate()
+        {
+            out |= u128::from(nonzero_lanes(pack4(a) ^ pack4(b))) << (4 * j);
+        }
+        out |= u128::from(self.cells[80] != other.cells[80]) << 80;
+        CellSet::from_raw(out)
+    }
+
     /// All 81 candidate sets, row-major.
     #[inline]
     pub fn cells(&self) -> &[Candidates; 81] {
@@ -225,7 +241,7 @@ fn pack4(cells: &[Candidates]) -> u64 {
 
 /// Bit `k` (of four) set when 16-bit lane `k` of `x` is not zero.
 #[inline]
-fn nonzero_lanes(x: u64) -> u64 {
+pub(crate) fn nonzero_lanes(x: u64) -> u64 {
     const LOW: u64 = 0x7fff_7fff_7fff_7fff;
     // Bit 15 of each lane: set when the lane is not zero (no carry crosses a lane).
     let top = (((x & LOW) + LOW) | x) & !LOW;
@@ -287,7 +303,9 @@ mod tests {
             let mut got = *a;
             let (changed, emptied) = got.intersect(b);
             for cell in Cell::all() {
+                let differing = a.differing(b);
                 let (old, new) = (a.get(cell), a.get(cell) & b.get(cell));
+                assert_eq!(differing.contains(cell), old != b.get(cell), "{cell}");
                 assert_eq!(got.get(cell), new, "{cell}");
                 assert_eq!(changed.contains(cell), new != old, "{cell}");
                 assert_eq!(

@@ -141,23 +141,14 @@ fn masks(grid: &Grid) -> [u16; 81] {
 /// The cells where `a` and `b` differ.
 #[inline]
 fn differ(a: impl Fn(usize) -> u16, b: &[u16; 81]) -> u128 {
-    // Four cells at a time, a 16-bit lane each: a lane of the XOR is non-zero (masks have nine
-    // bits, so adding 0x7fff carries into the lane's top bit and no further) where they differ,
-    // and one multiplication gathers the four top bits.
-    const LOW: u64 = 0x7fff_7fff_7fff_7fff;
-    const TOP: u64 = 0x8000_8000_8000_8000;
-    const GATHER: u64 = 1 | 1 << 15 | 1 << 30 | 1 << 45;
+    // Four cells at a time, a 16-bit lane each: a lane of the XOR is non-zero where they differ.
     let lanes = |m: &dyn Fn(usize) -> u16, k: usize| {
         u64::from(m(k))
             | u64::from(m(k + 1)) << 16
             | u64::from(m(k + 2)) << 32
             | u64::from(m(k + 3)) << 48
     };
-    let four = |k: usize| {
-        let x = lanes(&a, k) ^ lanes(&|i| b[i], k);
-        let top = (x + LOW) & TOP;
-        (top >> 15).wrapping_mul(GATHER) >> 45 & 0xf
-    };
+    let four = |k: usize| crate::grid::nonzero_lanes(lanes(&a, k) ^ lanes(&|i| b[i], k));
     let (mut lo, mut hi) = (0u64, 0u64);
     for j in 0..16 {
         lo |= four(4 * j) << (4 * j);
