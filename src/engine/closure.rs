@@ -10,8 +10,8 @@ use super::{Analysis, Limit, Options, Proof, Recording, Schedule, Status, Walk};
 use crate::decision::{generate, Decision, DecisionKinds, Origin};
 use crate::grid::{CellSet, Grid};
 use crate::propagate::{
-    propagate_changed, propagate_changed_eager, propagate_from, propagate_singles_bare,
-    Contradiction, Outcome, Profile, SinglesBases,
+    propagate_bare, propagate_changed, propagate_changed_eager, propagate_from, Contradiction,
+    Outcome, Profile, SinglesBases,
 };
 use crate::statement::Statement;
 use crate::tree::{EdgeKind, Tree};
@@ -177,7 +177,8 @@ impl<R: Recorder> Engine<'_, R> {
     fn prop(&self) -> Prop<'_> {
         Prop {
             profile: &self.opts.profile,
-            bare: (!R::RECORDS && self.opts.profile == Profile::SINGLES).then_some(&self.bases),
+            bare: (!R::RECORDS && Profile::SINGLES.is_subset_of(&self.opts.profile))
+                .then_some(&self.bases),
             eager: !R::RECORDS,
         }
     }
@@ -731,8 +732,8 @@ impl Reuse {
 }
 
 /// How branch tests propagate: by `profile` in the recorded order, or, when nothing records (so
-/// no rule count, contradiction reason or contradiction position is read), by the bare `singles`
-/// fixpoint with the boards kept in `bare` or else in the eager order.
+/// no rule count, contradiction reason or contradiction position is read), on value boards kept
+/// in `bare` when the profile has both singles (the bare fixpoint), or else in the eager order.
 #[derive(Clone, Copy)]
 struct Prop<'p> {
     profile: &'p Profile,
@@ -746,7 +747,7 @@ impl Prop<'_> {
     #[inline]
     fn changed(self, g: &mut Grid, changed: CellSet, state: &Grid) -> Outcome {
         match self.bare {
-            Some(bases) => propagate_singles_bare(g, state, &mut bases.borrow_mut()),
+            Some(bases) => propagate_bare(g, state, &mut bases.borrow_mut(), self.profile),
             None if self.eager => propagate_changed_eager(g, changed, self.profile),
             None => propagate_changed(g, changed, self.profile),
         }

@@ -1,21 +1,29 @@
-//! The `singles` fixpoint alone, for callers that read neither rule counts nor contradiction
-//! reasons nor the position a contradiction left (the unrecorded engine's branch tests).
+//! Propagation on value boards, for callers that read neither rule counts nor contradiction
+//! reasons nor the position a contradiction left (the unrecorded engine's branch tests), with
+//! any profile that has both singles.
 //!
-//! Same rules and the same fixpoint as [`super::propagate_changed`] with
-//! [`super::Profile::SINGLES`], found with less work. Next to the grid's cell masks, the search
-//! keeps one 81-bit board per value (the cells that may still take it) and one of the solved
-//! cells, taken from a [`Bases`] cache of the position the branch restricts (the pass's state,
-//! an open fixpoint) and corrected on the few cells where the grid differs from it. Then every
-//! step is driven by what changed:
+//! Same rules and the same fixpoint as [`super::propagate_changed`], found with less work. Next
+//! to the grid's cell masks, the search keeps one 81-bit board per value (the cells that may
+//! still take it) and one of the solved cells, taken from a [`Bases`] cache of the position the
+//! branch restricts (the pass's state, an open fixpoint) and corrected on the few cells where
+//! the grid differs from it. Then every step is driven by what changed:
 //!
 //! * a naked single's value leaves exactly the peers its board shows (no scan of 20 peers);
 //! * each (unit, value) pair that loses a place is checked at once, with one AND and one
 //!   rarely taken branch: no place left is a contradiction, one place in an unsolved cell is a
 //!   hidden single. Every other pair is as it was in the fixpoint `base`;
 //! * no duplicate check: two equal singles in a unit cannot both survive, the first one's value
-//!   empties the other when it leaves its peers.
+//!   empties the other when it leaves its peers;
+//! * locked candidates look, for each value, only at the bands and stacks where it lost a place
+//!   since their last look: one table look-up per band gives every pointing and claiming
+//!   elimination in it (see [`LOCKED`]);
+//! * subsets run as in [`super::propagate_changed_eager`] on the units of the cells changed since
+//!   their last look, and what they remove leaves the boards.
+//!
+//! The rules run in that order, cheapest first, each back to the singles after a change; the
+//! fixpoint does not depend on the order.
 
-use super::{Cells, Contradiction, Outcome, CELL_UNITS};
+use super::{subsets, Cells, Contradiction, Outcome, Profile, Rule, State, Stats, CELL_UNITS};
 use crate::grid::{Cell, Grid};
 
 // The 81-bit board of each unit (blocks, rows, columns), and of each cell's 20 peers.
@@ -167,16 +175,43 @@ fn differ(a: impl Fn(usize) -> u16, b: &[u16; 81]) -> u128 {
 /// two places or is placed, and every other single's value has left its peers. A
 /// contradiction's reason is a placeholder (a cell where the two differ has no value), and the
 /// cells are left part-way.
-pub(super) fn run(cells: &mut Cells<'_>, base: &Grid, bases: &mut Bases) -> Outcome {
+pub(super) fn run(
+    cells: &mut Cells<'_>,
+    base: &Grid,
+    bases: &mut Bases,
+    profile: &Profile,
+) -> Outcome {
+    if profile.has_locked() || profile.has_subsets() {
+        run_as::<true>(cells, base, bases, profile)
+    } else {
+        run_as::<false>(cells, base, bases, profile)
+    }
+}
+
+/// [`run`], with the rules beyond the singles (`FULL`) or without.
+#[inline(always)]
+fn run_as<const FULL: bool>(
+    cells: &mut Cells<'_>,
+    base: &Grid,
+    bases: &mut Bases,
+    profile: &Profile,
+) -> Outcome {
     let base = masks(base);
     let (boards, solved) = bases.get(&base);
     let boards = *boards;
-    let mut s = Search {
+    let locked = usize::from(profile.has(Rule::LockedPointing))
+        | usize::from(profile.has(Rule::LockedClaiming)) << 1;
+    let mut s = Search::<FULL> {
         boards,
         solved,
         queue: 0,
         placed: &mut bases.placed,
         placed_len: 0,
+        since_locked: [0; 9],
+        changed: 0,
+        pending: 0,
+        locked,
+        subsets: profile.has_subsets().then_some(profile),
     };
     let diff = differ(|i| cells[i], &base);
     match s.fixpoint(cells, &base, diff) {
@@ -190,10 +225,161 @@ pub(super) fn run(cells: &mut Cells<'_>, base: &Grid, bases: &mut Bases) -> Outc
     }
 }
 
+/// Locked candidates on one band (or stack) of a value's board, through tables. The band's nine
+/// block–line segments are numbered `line * 3 + block` (line and block inside the band); bit `k`
+/// of an occupancy says whether segment `k` holds a place of the value.
+///
+/// `LOCKED[rules][occupancy]` is the segments to clear (`rules`: bit 0 pointing, bit 1
+/// claiming): a block whose places lie on one line clears that line's other segments
+/// (pointing); a line whose places lie in one block clears that block's other segments
+/// (claiming).
+static LOCKED: [[u16; 512]; 4] = {
+    let mut out = [[0u16; 512]; 4];
+    let mut rules = 1;
+    while rules < 4 {
+        let mut occ = 0u16;
+        while occ < 512 {
+            let mut clear = 0u16;
+            let mut k = 0;
+            while k < 3 {
+                // Block k's lines, line k's blocks.
+                let lines = (occ >> k & 1) | (occ >> (3 + k) & 1) << 1 | (occ >> (6 + k) & 1) << 2;
+                let blocks = occ >> (3 * k) & 7;
+                if rules & 1 != 0 && lines.count_ones() == 1 {
+                    let line = lines.trailing_zeros() as usize;
+                    clear |= (7 << (3 * line)) & !(1 << (3 * line + k));
+                }
+                if rules & 2 != 0 && blocks.count_ones() == 1 {
+                    let block = blocks.trailing_zeros() as usize;
+                    clear |= (0b1_001_001 << block) & !(1 << (3 * k + block));
+                }
+                k += 1;
+            }
+            out[rules][occ as usize] = clear;
+            occ += 1;
+        }
+        rules += 1;
+    }
+    out
+};
+
+/// [`LOCKED`] with the occupancy and the result numbered `block * 3 + line` (for stacks).
+static LOCKED_T: [[u16; 512]; 4] = {
+    let mut out = [[0u16; 512]; 4];
+    let mut rules = 1;
+    while rules < 4 {
+        let mut occ = 0;
+        while occ < 512 {
+            out[rules][occ] = transpose3(LOCKED[rules][transpose3(occ as u16) as usize]);
+            occ += 1;
+        }
+        rules += 1;
+    }
+    out
+};
+
+/// Bit `a * 3 + b` to bit `b * 3 + a`.
+const fn transpose3(x: u16) -> u16 {
+    let mut out = 0;
+    let mut k = 0;
+    while k < 9 {
+        out |= (x >> k & 1) << ((k % 3) * 3 + k / 3);
+        k += 1;
+    }
+    out
+}
+
+/// `SEGMENTS3[row]`: which of the three 3-bit segments of a 9-bit row are not empty.
+static SEGMENTS3: [u16; 512] = {
+    let mut out = [0u16; 512];
+    let mut row = 0;
+    while row < 512 {
+        out[row] = (row & 7 != 0) as u16
+            | ((row >> 3 & 7 != 0) as u16) << 1
+            | ((row >> 6 != 0) as u16) << 2;
+        row += 1;
+    }
+    out
+};
+
+/// `EXPAND[segments]`: the 27 cells of a band's segments (segment `a * 3 + j` is cells
+/// `9a + 3j ..= 9a + 3j + 2`).
+static EXPAND: [u32; 512] = {
+    let mut out = [0u32; 512];
+    let mut x = 0;
+    while x < 512 {
+        let mut cells = 0u32;
+        let mut k = 0;
+        while k < 9 {
+            if x >> k & 1 != 0 {
+                cells |= 7 << (9 * (k / 3) + 3 * (k % 3));
+            }
+            k += 1;
+        }
+        out[x] = cells;
+        x += 1;
+    }
+    out
+};
+
+const BAND: u128 = (1 << 27) - 1;
+/// The 27 cells of the first stack (columns 1–3).
+const STACK: u128 = {
+    let mut out = 0u128;
+    let mut r = 0;
+    while r < 9 {
+        out |= 7 << (9 * r);
+        r += 1;
+    }
+    out
+};
+
+/// The places that locked candidates (`rules`, as in [`LOCKED`]) remove from a value's `board`,
+/// looking only at the bands and stacks where the cells `lost` lie.
+#[inline]
+fn locked_removals(board: u128, lost: u128, rules: usize) -> u128 {
+    // Bit 27i + c: whether column c has a place in the rows of block row i.
+    let rows = board | board >> 9 | board >> 18;
+    let gone = in_band::<0>(board, lost, rules)
+        | in_band::<1>(board, lost, rules)
+        | in_band::<2>(board, lost, rules)
+        | in_stack::<0>(rows, lost, rules)
+        | in_stack::<1>(rows, lost, rules)
+        | in_stack::<2>(rows, lost, rules);
+    gone & board
+}
+
+/// [`locked_removals`] in band `B` (rows `3B..3B + 3`), if `lost` has a cell there.
+#[inline(always)]
+fn in_band<const B: usize>(board: u128, lost: u128, rules: usize) -> u128 {
+    if lost & BAND << (27 * B) == 0 {
+        return 0;
+    }
+    let w = (board >> (27 * B)) as u32 & BAND as u32;
+    let occ = SEGMENTS3[(w & 511) as usize]
+        | SEGMENTS3[(w >> 9 & 511) as usize] << 3
+        | SEGMENTS3[(w >> 18 & 511) as usize] << 6;
+    u128::from(EXPAND[usize::from(LOCKED[rules][usize::from(occ)])]) << (27 * B)
+}
+
+/// [`locked_removals`] in stack `S` (columns `3S..3S + 3`), if `lost` has a cell there; `rows`
+/// as there. The cells cleared may include some without the value.
+#[inline(always)]
+fn in_stack<const S: usize>(rows: u128, lost: u128, rules: usize) -> u128 {
+    if lost & STACK << (3 * S) == 0 {
+        return 0;
+    }
+    let column = |i: usize| (rows >> (27 * i + 3 * S)) as u16 & 7;
+    let occ = column(0) | column(1) << 3 | column(2) << 6;
+    let clear = LOCKED_T[rules][usize::from(occ)];
+    let segment = |i: usize| (u128::from(clear >> (3 * i) & 7) * 0x40201) << (27 * i + 3 * S);
+    segment(0) | segment(1) | segment(2)
+}
+
 const ALL_CELLS: u128 = (1 << 81) - 1;
 
 /// The working state besides the cells.
-struct Search<'b> {
+struct Search<'b, const FULL: bool> {
     boards: Boards,
     /// The cells with one value.
     solved: u128,
@@ -202,9 +388,19 @@ struct Search<'b> {
     /// Hidden singles placed whose lost values are still to be checked: (cell, lost values).
     placed: &'b mut [(u8, u16); 81],
     placed_len: usize,
+    /// With `FULL`: per value, the cells that lost it since locked candidates last looked.
+    since_locked: Boards,
+    /// With `FULL`: the cells changed since the subset rules last looked.
+    changed: u128,
+    /// With `FULL`: units the subset rules still have to search (an eager pass stopped early).
+    pending: u32,
+    /// Which locked rules are on: bit 0 pointing, bit 1 claiming (an index of [`LOCKED`]).
+    locked: usize,
+    /// The profile, when it has subset rules.
+    subsets: Option<&'b Profile>,
 }
 
-impl Search<'_> {
+impl<const FULL: bool> Search<'_, FULL> {
     fn fixpoint(&mut self, cells: &mut Cells<'_>, base: &[u16; 81], diff: u128) -> Result<(), ()> {
         // The cells that differ from `base`: their lost values leave the boards...
         let mut units = [0u32; 9];
@@ -219,6 +415,9 @@ impl Search<'_> {
                 lost &= lost - 1;
                 self.boards[d] &= !(1 << i);
                 units[d] |= CELL_UNITS[i];
+                if FULL {
+                    self.since_locked[d] |= 1 << i;
+                }
             }
             if m & m.wrapping_sub(1) == 0 {
                 if m == 0 {
@@ -227,6 +426,9 @@ impl Search<'_> {
                 self.queue |= 1 << i;
                 self.solved |= 1 << i;
             }
+        }
+        if FULL {
+            self.changed = diff;
         }
         // ... and are checked in their units, each (unit, value) once.
         for (d, &units) in units.iter().enumerate() {
@@ -237,6 +439,16 @@ impl Search<'_> {
                 self.check(cells, u, d)?;
             }
         }
+        loop {
+            self.singles(cells)?;
+            if !FULL || !(self.locked(cells)? || self.subsets(cells)?) {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Naked and hidden singles to their fixpoint.
+    fn singles(&mut self, cells: &mut Cells<'_>) -> Result<(), ()> {
         loop {
             while self.placed_len > 0 {
                 self.placed_len -= 1;
@@ -249,28 +461,114 @@ impl Search<'_> {
             // A naked single: its value leaves the peers that have it.
             let i = self.queue.trailing_zeros() as usize;
             self.queue &= self.queue - 1;
-            let v = cells[i];
-            let d = v.trailing_zeros() as usize;
-            let mut hits = self.boards[d] & PEER_BITS[i];
-            self.boards[d] &= !hits;
-            while hits != 0 {
-                let p = hits.trailing_zeros() as usize;
-                hits &= hits - 1;
-                let n = cells[p] & !v;
-                cells[p] = n;
-                if n & n.wrapping_sub(1) == 0 {
-                    if n == 0 {
-                        return Err(());
-                    }
-                    self.queue |= 1 << p;
-                    self.solved |= 1 << p;
+            let d = cells[i].trailing_zeros() as usize % 9;
+            self.remove(cells, d, self.boards[d] & PEER_BITS[i])?;
+        }
+    }
+
+    /// Value `d` leaves the cells `hits`, which hold it, and is checked in their units.
+    #[inline(always)]
+    fn remove(&mut self, cells: &mut Cells<'_>, d: usize, mut hits: u128) -> Result<(), ()> {
+        self.boards[d] &= !hits;
+        if FULL {
+            self.since_locked[d] |= hits;
+            self.changed |= hits;
+        }
+        let v = 1u16 << d;
+        while hits != 0 {
+            let p = hits.trailing_zeros() as usize;
+            hits &= hits - 1;
+            let n = cells[p] & !v;
+            cells[p] = n;
+            if n & n.wrapping_sub(1) == 0 {
+                if n == 0 {
+                    return Err(());
                 }
-                // In the units `p` shares with `i` the value is placed: the check passes.
-                for &u in &UNITS_OF[p] {
-                    self.check(cells, u as usize, d)?;
-                }
+                self.queue |= 1 << p;
+                self.solved |= 1 << p;
+            }
+            // For a naked single's peer, in the units it shares with the single the value is
+            // placed: the check passes.
+            for &u in &UNITS_OF[p] {
+                self.check(cells, u as usize, d)?;
             }
         }
+        Ok(())
+    }
+
+    /// Locked candidates, for the values that lost a place since the last look, in the bands
+    /// and stacks where they lost it. Returns whether a value left a cell.
+    fn locked(&mut self, cells: &mut Cells<'_>) -> Result<bool, ()> {
+        if self.locked == 0 {
+            return Ok(false);
+        }
+        let mut any = false;
+        for d in 0..9 {
+            let lost = self.since_locked[d];
+            if lost == 0 {
+                continue;
+            }
+            self.since_locked[d] = 0;
+            let gone = locked_removals(self.boards[d], lost, self.locked);
+            if gone != 0 {
+                any = true;
+                self.remove(cells, d, gone)?;
+            }
+        }
+        Ok(any)
+    }
+
+    /// The subset rules, on the units changed since the last look (and those an earlier look
+    /// left), in the eager order: back to the singles after the first change. Returns whether a
+    /// cell changed.
+    fn subsets(&mut self, cells: &mut Cells<'_>) -> Result<bool, ()> {
+        let Some(profile) = self.subsets else {
+            return Ok(false);
+        };
+        let mut units = self.pending;
+        let mut todo = self.changed;
+        self.changed = 0;
+        while todo != 0 {
+            units |= CELL_UNITS[todo.trailing_zeros() as usize % 81];
+            todo &= todo - 1;
+        }
+        if units == 0 {
+            return Ok(false);
+        }
+        let mut state = State::in_place_cells(Cells(&mut *cells.0));
+        state.dirty_subsets = units;
+        state.eager = true;
+        let found = subsets::apply(&mut state, profile, &mut Stats::default()).map_err(|_| ())?;
+        self.pending = state.dirty_subsets;
+        let changed = state.changed;
+        if !found || changed == 0 {
+            return Ok(false);
+        }
+        // The cells the subset changed lose their values on the boards; their units are checked.
+        let mut todo = changed;
+        while todo != 0 {
+            let i = todo.trailing_zeros() as usize % 81;
+            todo &= todo - 1;
+            let m = cells[i];
+            let mut lost = 0u16;
+            for (d, board) in self.boards.iter_mut().enumerate() {
+                if *board >> i & 1 != 0 && m >> d & 1 == 0 {
+                    *board &= !(1 << i);
+                    self.since_locked[d] |= 1 << i;
+                    lost |= 1 << d;
+                }
+            }
+            self.changed |= 1 << i;
+            if m & m.wrapping_sub(1) == 0 && self.solved >> i & 1 == 0 {
+                if m == 0 {
+                    return Err(());
+                }
+                self.queue |= 1 << i;
+                self.solved |= 1 << i;
+            }
+            self.lost(cells, i, lost)?;
+        }
+        Ok(true)
     }
 
     /// Cell `i` lost the values `lost`: checks them in its units.
@@ -305,8 +603,15 @@ impl Search<'_> {
         self.queue |= 1 << q;
         self.placed[self.placed_len.min(80)] = (q as u8, lost);
         self.placed_len = (self.placed_len + 1).min(81);
+        if FULL {
+            self.changed |= 1 << q;
+        }
         while lost != 0 {
-            self.boards[lost.trailing_zeros() as usize] &= !(1 << q);
+            let e = lost.trailing_zeros() as usize % 9;
+            self.boards[e] &= !(1 << q);
+            if FULL {
+                self.since_locked[e] |= 1 << q;
+            }
             lost &= lost - 1;
         }
         Ok(())
@@ -315,7 +620,7 @@ impl Search<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{propagate, propagate_changed, propagate_singles_bare, Profile};
+    use super::super::{propagate, propagate_bare, propagate_changed};
     use super::*;
     use crate::grid::{Candidates, CellSet};
 
@@ -368,11 +673,17 @@ mod tests {
         (cell, keep)
     }
 
-    /// Ours against `propagate_changed` with the singles profile, on `g` (inside `base`).
-    fn compare(g: &Grid, changed: CellSet, base: &Grid, bases: &mut Bases, checked: &mut usize) {
+    /// Ours against `propagate_changed` with `profile`, on `g` (inside `base`).
+    fn compare(
+        g: &Grid,
+        changed: CellSet,
+        (base, profile): (&Grid, &Profile),
+        bases: &mut Bases,
+        checked: &mut usize,
+    ) {
         let (mut ours, mut theirs) = (*g, *g);
-        let got = propagate_singles_bare(&mut ours, base, bases);
-        let want = propagate_changed(&mut theirs, changed, &Profile::SINGLES);
+        let got = propagate_bare(&mut ours, base, bases, profile);
+        let want = propagate_changed(&mut theirs, changed, profile);
         if want.is_contradiction() {
             assert!(got.is_contradiction(), "{g:?} from {base:?}: {got:?}");
         } else {
@@ -387,12 +698,45 @@ mod tests {
     /// smaller state (a fact found since); the boards kept for several states at once.
     #[test]
     fn bare_singles_reach_the_same_fixpoint() {
+        let (checked, contradictions) = same_fixpoint(&Profile::SINGLES, 1, 60);
+        assert!(
+            checked > 10_000 && contradictions > 100,
+            "{checked} {contradictions}"
+        );
+    }
+
+    /// The same with locked candidates and subsets: the default profile, and profiles with the
+    /// singles and a random choice of the other rules.
+    #[test]
+    fn bare_rules_reach_the_same_fixpoint() {
+        let (checked, contradictions) = same_fixpoint(&Profile::DEFAULT, 1, 60);
+        assert!(
+            checked > 8_000 && contradictions > 500,
+            "{checked} {contradictions}"
+        );
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        for _ in 0..12 {
+            let mut profile = Profile::SINGLES;
+            for &rule in &Rule::ALL[2..] {
+                if rng.below(2) == 0 {
+                    profile = profile.with(rule);
+                }
+            }
+            let (checked, _) = same_fixpoint(&profile, 2, 10);
+            assert!(checked > 500, "{checked}");
+        }
+    }
+
+    /// Compares ours with `propagate_changed` under `profile` on every `every`-th puzzle, with
+    /// `tests` random fresh tests and re-tests from each. Returns the comparisons made and the
+    /// re-tests skipped because the earlier branch was a contradiction.
+    fn same_fixpoint(profile: &Profile, every: usize, tests: usize) -> (usize, usize) {
         let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
         let mut bases = Bases::default();
         let (mut checked, mut contradictions) = (0, 0);
-        for puzzle in puzzles() {
+        for puzzle in puzzles().into_iter().step_by(every) {
             let mut start = puzzle;
-            if propagate(&mut start, &Profile::SINGLES) != Outcome::Open {
+            if propagate(&mut start, profile) != Outcome::Open {
                 continue;
             }
             // A chain of smaller states, each a fact (a branch) applied to the last, propagated.
@@ -401,12 +745,12 @@ mod tests {
                 let mut s = *states.last().unwrap();
                 let (cell, keep) = branch(&s, &mut rng);
                 s.set(cell, keep);
-                if propagate(&mut s, &Profile::SINGLES) != Outcome::Open {
+                if propagate(&mut s, profile) != Outcome::Open {
                     break;
                 }
                 states.push(s);
             }
-            for _ in 0..60 {
+            for _ in 0..tests {
                 let k = rng.below(states.len());
                 let state = states[k];
                 // A fresh branch test.
@@ -416,7 +760,7 @@ mod tests {
                 compare(
                     &g,
                     [cell].into_iter().collect(),
-                    &state,
+                    (&state, profile),
                     &mut bases,
                     &mut checked,
                 );
@@ -425,7 +769,7 @@ mod tests {
                 let (cell, keep) = branch(&earlier, &mut rng);
                 let mut end = earlier;
                 end.set(cell, keep);
-                match propagate(&mut end, &Profile::SINGLES) {
+                match propagate(&mut end, profile) {
                     Outcome::Open => {}
                     _ => {
                         contradictions += 1;
@@ -434,13 +778,10 @@ mod tests {
                 }
                 let (changed, emptied) = end.intersect(&state);
                 if emptied.is_empty() && !changed.is_empty() {
-                    compare(&end, changed, &state, &mut bases, &mut checked);
+                    compare(&end, changed, (&state, profile), &mut bases, &mut checked);
                 }
             }
         }
-        assert!(
-            checked > 10_000 && contradictions > 100,
-            "{checked} {contradictions}"
-        );
+        (checked, contradictions)
     }
 }

@@ -186,17 +186,21 @@ pub fn propagate_changed(grid: &mut Grid, changed: CellSet, profile: &Profile) -
     state.run(profile, &mut Stats::default())
 }
 
-/// As [`propagate_changed`] with [`Profile::SINGLES`], faster, for callers that read neither rule
-/// counts nor a contradiction's reason nor the grid a contradiction leaves: the reason is a
-/// placeholder and the grid is left part-way. An open or solved result is the same. `grid` must
-/// lie inside `base` (cell by cell), an open `singles` fixpoint (the pass's state a branch test
-/// restricts), whose value boards `bases` keeps.
-pub(crate) fn propagate_singles_bare(
+/// As [`propagate_changed`] with `profile`, faster, for callers that read neither rule counts nor
+/// a contradiction's reason nor the grid a contradiction leaves: the reason is a placeholder and
+/// the grid is left part-way. An open or solved result is the same. `profile` must have both
+/// singles (the value boards need them); locked candidates work on the value boards too,
+/// subsets as in [`propagate_changed_eager`]. `grid` must lie inside `base` (cell by cell), an
+/// open fixpoint of `profile` (the pass's state a branch test restricts), whose value boards
+/// `bases` keeps.
+pub(crate) fn propagate_bare(
     grid: &mut Grid,
     base: &Grid,
     bases: &mut SinglesBases,
+    profile: &Profile,
 ) -> Outcome {
-    bare::run(&mut Cells(grid.cells_mut()), base, bases)
+    debug_assert!(Profile::SINGLES.is_subset_of(profile));
+    bare::run(&mut Cells(grid.cells_mut()), base, bases, profile)
 }
 
 /// As [`propagate_changed`], in another order of the rules: locked candidates and subsets stop
@@ -265,6 +269,8 @@ pub(crate) struct State<'g> {
     /// Locked candidates and subsets return after their first change, so that the cheaper
     /// rules run again at once (see [`propagate_changed_eager`]).
     pub(crate) eager: bool,
+    /// The cells changed (by [`State::set`]).
+    pub(crate) changed: u128,
 }
 
 pub(crate) type Step = Result<bool, Contradiction>;
@@ -286,13 +292,20 @@ impl<'g> State<'g> {
     /// The cells of `grid`, worked on in place, with no single yet marked as new.
     #[inline]
     fn in_place(grid: &'g mut Grid) -> Self {
+        State::in_place_cells(Cells(grid.cells_mut()))
+    }
+
+    /// As [`State::in_place`], on masks already borrowed.
+    #[inline]
+    pub(crate) fn in_place_cells(cells: Cells<'g>) -> Self {
         State {
-            cells: Cells(grid.cells_mut()),
+            cells,
             new_singles: 0,
             dirty_check: ALL_UNITS,
             dirty_locked: ALL_UNITS,
             dirty_subsets: ALL_UNITS,
             eager: false,
+            changed: 0,
         }
     }
 
@@ -319,6 +332,7 @@ impl<'g> State<'g> {
     #[inline]
     pub(crate) fn set(&mut self, i: usize, new: u16) -> Result<(), Contradiction> {
         self.cells[i] = new;
+        self.changed |= 1 << i;
         let units = CELL_UNITS[i];
         self.dirty_check |= units;
         self.dirty_locked |= units;
