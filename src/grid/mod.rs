@@ -98,11 +98,7 @@ impl Grid {
     /// The cells whose candidates differ from those in `other`.
     #[inline]
     pub fn differing(&self, other: &Grid) -> CellSet {
-        let mut differ = [0u8; 88];
-        for (d, (a, b)) in differ.iter_mut().zip(self.cells.iter().zip(&other.cells)) {
-            *d = u8::from(a != b);
-        }
-        CellSet::from_raw(gather_bytes(&differ))
+        CellSet::from_raw(differing_masks(&self.cells, &other.cells))
     }
 
     /// All 81 candidate sets, row-major.
@@ -212,11 +208,10 @@ impl std::ops::IndexMut<Cell> for Grid {
     }
 }
 
-/// The cells where the masks `a` and `b` differ, as [`Grid::differing`] finds them.
-// For propagation's raw mask copies; not yet used outside the tests.
-#[allow(dead_code)]
+/// The cells (bits of a [`CellSet`]) where `a` and `b` differ, in one branch-free pass that the
+/// compiler vectorizes (for candidate sets or raw masks).
 #[inline]
-pub(crate) fn differing_masks(a: &[u16; 81], b: &[u16; 81]) -> u128 {
+pub(crate) fn differing_masks<T: PartialEq>(a: &[T; 81], b: &[T; 81]) -> u128 {
     let mut differ = [0u8; 88];
     for (d, (a, b)) in differ.iter_mut().zip(a.iter().zip(b)) {
         *d = u8::from(a != b);
@@ -237,16 +232,6 @@ fn gather_bytes(bytes: &[u8; 88]) -> u128 {
         out |= u128::from(bits) << (8 * j);
     }
     out
-}
-
-/// Bit `k` (of four) set when 16-bit lane `k` of `x` is not zero.
-#[inline]
-pub(crate) fn nonzero_lanes(x: u64) -> u64 {
-    const LOW: u64 = 0x7fff_7fff_7fff_7fff;
-    // Bit 15 of each lane: set when the lane is not zero (no carry crosses a lane).
-    let top = (((x & LOW) + LOW) | x) & !LOW;
-    // Gather the four bits 15, 31, 47, 63 into bits 45..=48 of one product, without carries.
-    ((top >> 15).wrapping_mul(1 | 1 << 15 | 1 << 30 | 1 << 45) >> 45) & 0xf
 }
 
 /// Parses an 81-character puzzle line (`1-9` givens; `.`, `0`, `*`, `_` empty), as

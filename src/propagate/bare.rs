@@ -24,7 +24,7 @@
 //! fixpoint does not depend on the order.
 
 use super::{subsets, Cells, Contradiction, Outcome, Profile, Rule, State, Stats, CELL_UNITS};
-use crate::grid::{Cell, Grid};
+use crate::grid::{differing_masks, Cell, Grid};
 
 // The 81-bit board of each unit (blocks, rows, columns), and of each cell's 20 peers.
 use crate::grid::{PEER_SETS as PEER_BITS, UNIT_SETS as UNIT_BITS};
@@ -56,7 +56,7 @@ fn solved_of(boards: &Boards) -> u128 {
 
 /// Corrects `boards`, those of `from`, into those of `to`.
 fn correct(boards: &mut Boards, from: &[u16; 81], to: &[u16; 81]) {
-    let mut diff = differ(|i| to[i], from);
+    let mut diff = differing_masks(to, from);
     while diff != 0 {
         let i = diff.trailing_zeros() as usize;
         diff &= diff - 1;
@@ -146,28 +146,6 @@ fn masks(grid: &Grid) -> [u16; 81] {
     out
 }
 
-/// The cells where `a` and `b` differ.
-#[inline]
-fn differ(a: impl Fn(usize) -> u16, b: &[u16; 81]) -> u128 {
-    // Four cells at a time, a 16-bit lane each: a lane of the XOR is non-zero where they differ.
-    let lanes = |m: &dyn Fn(usize) -> u16, k: usize| {
-        u64::from(m(k))
-            | u64::from(m(k + 1)) << 16
-            | u64::from(m(k + 2)) << 32
-            | u64::from(m(k + 3)) << 48
-    };
-    let four = |k: usize| crate::grid::nonzero_lanes(lanes(&a, k) ^ lanes(&|i| b[i], k));
-    let (mut lo, mut hi) = (0u64, 0u64);
-    for j in 0..16 {
-        lo |= four(4 * j) << (4 * j);
-    }
-    for j in 0..4 {
-        hi |= four(64 + 4 * j) << (4 * j);
-    }
-    hi |= u64::from(a(80) != b[80]) << 16;
-    u128::from(lo) | u128::from(hi) << 64
-}
-
 /// Propagates `cells` to the `singles` fixpoint: `cells` lies inside `base` (cell by cell), an
 /// open `singles` fixpoint whose boards `bases` keeps or computes. Only the cells where the two
 /// differ start the work: their lost values are checked in their units, and those that became
@@ -196,6 +174,7 @@ fn run_as<const FULL: bool>(
     bases: &mut Bases,
     profile: &Profile,
 ) -> Outcome {
+    let diff = differing_masks(cells.0, base.cells());
     let base = masks(base);
     let (boards, solved) = bases.get(&base);
     let boards = *boards;
@@ -213,7 +192,6 @@ fn run_as<const FULL: bool>(
         locked,
         subsets: profile.has_subsets().then_some(profile),
     };
-    let diff = differ(|i| cells[i], &base);
     match s.fixpoint(cells, &base, diff) {
         Ok(()) if s.solved == ALL_CELLS => Outcome::Solved,
         Ok(()) => Outcome::Open,
