@@ -440,19 +440,27 @@ impl<const FULL: bool> Search<'_, FULL> {
             let i = self.queue.trailing_zeros() as usize;
             self.queue &= self.queue - 1;
             let d = cells[i].trailing_zeros() as usize % 9;
-            self.remove(cells, d, self.boards[d] & PEER_BITS[i])?;
+            self.remove(cells, d, self.boards[d] & PEER_BITS[i], CELL_UNITS[i])?;
         }
     }
 
-    /// Value `d` leaves the cells `hits`, which hold it, and is checked in their units.
+    /// Value `d` leaves the cells `hits`, which hold it, and is checked once in each of their
+    /// units but those of `placed` (units where it is placed: the check passes).
     #[inline(always)]
-    fn remove(&mut self, cells: &mut Cells<'_>, d: usize, mut hits: u128) -> Result<(), ()> {
+    fn remove(
+        &mut self,
+        cells: &mut Cells<'_>,
+        d: usize,
+        mut hits: u128,
+        placed: u32,
+    ) -> Result<(), ()> {
         self.boards[d] &= !hits;
         if FULL {
             self.since_locked[d] |= hits;
             self.changed |= hits;
         }
         let v = 1u16 << d;
+        let mut units = 0u32;
         while hits != 0 {
             let p = hits.trailing_zeros() as usize;
             hits &= hits - 1;
@@ -465,11 +473,13 @@ impl<const FULL: bool> Search<'_, FULL> {
                 self.queue |= 1 << p;
                 self.solved |= 1 << p;
             }
-            // For a naked single's peer, in the units it shares with the single the value is
-            // placed: the check passes.
-            for &u in &UNITS_OF[p] {
-                self.check(cells, u as usize, d)?;
-            }
+            units |= CELL_UNITS[p];
+        }
+        units &= !placed;
+        while units != 0 {
+            let u = units.trailing_zeros() as usize;
+            units &= units - 1;
+            self.check(cells, u, d)?;
         }
         Ok(())
     }
@@ -490,7 +500,7 @@ impl<const FULL: bool> Search<'_, FULL> {
             let gone = locked_removals(self.boards[d], lost, self.locked);
             if gone != 0 {
                 any = true;
-                self.remove(cells, d, gone)?;
+                self.remove(cells, d, gone, 0)?;
             }
         }
         Ok(any)
