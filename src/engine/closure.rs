@@ -10,8 +10,8 @@ use super::{Analysis, Limit, Options, Proof, Recording, Schedule, Status, Walk};
 use crate::decision::{generate, Decision, DecisionKinds, Origin};
 use crate::grid::{CellSet, Grid};
 use crate::propagate::{
-    propagate_bare, propagate_changed, propagate_changed_eager, propagate_from, Contradiction,
-    Outcome, Profile, SinglesBases,
+    propagate_bare, propagate_bare_from_end, propagate_changed, propagate_changed_eager,
+    propagate_from, Contradiction, Outcome, Profile, SinglesBases,
 };
 use crate::statement::Statement;
 use crate::tree::{EdgeKind, Tree};
@@ -690,12 +690,12 @@ impl Reuse {
                 return (g, Outcome::Open);
             }
         }
-        let earlier = self
-            .ends
-            .get(&key)
-            .or_else(|| outer.and_then(|o| o.ends.get(&key)));
+        let earlier = match self.ends.get(&key) {
+            Some(end) => Some((end, true)),
+            None => outer.and_then(|o| o.ends.get(&key)).map(|end| (end, false)),
+        };
         let (g, outcome) = match earlier {
-            Some(end) => {
+            Some((end, own)) => {
                 let mut g = *end;
                 let (changed, emptied) = g.intersect(state);
                 if changed.is_empty() {
@@ -708,6 +708,9 @@ impl Reuse {
                 }
                 let outcome = match emptied.iter().next() {
                     Some(cell) => Outcome::Contradiction(Contradiction::NoValue { cell }),
+                    None if own && changed.len() < 6 => {
+                        prop.changed_from_end(&mut g, changed, end, state)
+                    }
                     None => prop.changed(&mut g, changed, state),
                 };
                 (g, outcome)
@@ -750,6 +753,18 @@ impl Prop<'_> {
             Some(bases) => propagate_bare(g, state, &mut bases.borrow_mut(), self.profile),
             None if self.eager => propagate_changed_eager(g, changed, self.profile),
             None => propagate_changed(g, changed, self.profile),
+        }
+    }
+
+    /// [`Prop::changed`] of `g`, which also lies inside `end`, an earlier open end of the same
+    /// branch (the value boards then start from `end`: less work).
+    #[inline]
+    fn changed_from_end(self, g: &mut Grid, changed: CellSet, end: &Grid, state: &Grid) -> Outcome {
+        match self.bare {
+            Some(bases) => {
+                propagate_bare_from_end(g, end, state, &mut bases.borrow_mut(), self.profile)
+            }
+            None => self.changed(g, changed, state),
         }
     }
 

@@ -159,25 +159,59 @@ pub(super) fn run(
     bases: &mut Bases,
     profile: &Profile,
 ) -> Outcome {
-    if profile.has_locked() || profile.has_subsets() {
-        run_as::<true>(cells, base, bases, profile)
-    } else {
-        run_as::<false>(cells, base, bases, profile)
-    }
-}
-
-/// [`run`], with the rules beyond the singles (`FULL`) or without.
-#[inline(always)]
-fn run_as<const FULL: bool>(
-    cells: &mut Cells<'_>,
-    base: &Grid,
-    bases: &mut Bases,
-    profile: &Profile,
-) -> Outcome {
     let diff = differing_masks(cells.0, base.cells());
     let base = masks(base);
     let (boards, solved) = bases.get(&base);
     let boards = *boards;
+    search(cells, (&base, boards, solved), diff, bases, profile)
+}
+
+/// As [`run`], for `cells` inside `end`, an open fixpoint inside an earlier state (a branch's
+/// earlier end), where `state` is the base [`run`] would take: the boards of `state` (kept in
+/// `bases`) are corrected into those of `end`, and only the cells where `cells` differ from
+/// `end` (usually few) start the work, not all those where they differ from `state`.
+pub(super) fn run_from_end(
+    cells: &mut Cells<'_>,
+    end: &Grid,
+    state: &Grid,
+    bases: &mut Bases,
+    profile: &Profile,
+) -> Outcome {
+    let diff = differing_masks(cells.0, end.cells());
+    let (state, end) = (masks(state), masks(end));
+    let (boards, _) = bases.get(&state);
+    let mut boards = *boards;
+    correct(&mut boards, &state, &end);
+    let solved = solved_of(&boards);
+    search(cells, (&end, boards, solved), diff, bases, profile)
+}
+
+/// The fixpoint from `base` (its masks, boards and solved cells), of which `cells` differ in
+/// `diff`.
+#[inline(always)]
+fn search(
+    cells: &mut Cells<'_>,
+    base: (&[u16; 81], Boards, u128),
+    diff: u128,
+    bases: &mut Bases,
+    profile: &Profile,
+) -> Outcome {
+    if profile.has_locked() || profile.has_subsets() {
+        search_as::<true>(cells, base, diff, bases, profile)
+    } else {
+        search_as::<false>(cells, base, diff, bases, profile)
+    }
+}
+
+/// [`search`], with the rules beyond the singles (`FULL`) or without.
+#[inline(always)]
+fn search_as<const FULL: bool>(
+    cells: &mut Cells<'_>,
+    (base, boards, solved): (&[u16; 81], Boards, u128),
+    diff: u128,
+    bases: &mut Bases,
+    profile: &Profile,
+) -> Outcome {
     let locked = usize::from(profile.has(Rule::LockedPointing))
         | usize::from(profile.has(Rule::LockedClaiming)) << 1;
     let mut s = Search::<FULL> {
@@ -192,7 +226,7 @@ fn run_as<const FULL: bool>(
         locked,
         subsets: profile.has_subsets().then_some(profile),
     };
-    match s.fixpoint(cells, &base, diff) {
+    match s.fixpoint(cells, base, diff) {
         Ok(()) if s.solved == ALL_CELLS => Outcome::Solved,
         Ok(()) => Outcome::Open,
         Err(()) => {
@@ -608,7 +642,7 @@ impl<const FULL: bool> Search<'_, FULL> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{propagate, propagate_bare, propagate_changed};
+    use super::super::{propagate, propagate_bare, propagate_bare_from_end, propagate_changed};
     use super::*;
     use crate::grid::{Candidates, CellSet};
 
@@ -764,9 +798,19 @@ mod tests {
                         continue;
                     }
                 }
+                let open_end = end;
                 let (changed, emptied) = end.intersect(&state);
                 if emptied.is_empty() && !changed.is_empty() {
                     compare(&end, changed, (&state, profile), &mut bases, &mut checked);
+                    // The same, with the work starting from the earlier end.
+                    let (mut ours, mut theirs) = (end, end);
+                    let got =
+                        propagate_bare_from_end(&mut ours, &open_end, &state, &mut bases, profile);
+                    let want = propagate_changed(&mut theirs, changed, profile);
+                    assert_eq!(got.is_contradiction(), want.is_contradiction(), "{end:?}");
+                    if !want.is_contradiction() {
+                        assert_eq!((got, ours), (want, theirs), "{end:?} from {open_end:?}");
+                    }
                 }
             }
         }

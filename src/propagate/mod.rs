@@ -203,6 +203,20 @@ pub(crate) fn propagate_bare(
     bare::run(&mut Cells(grid.cells_mut()), base, bases, profile)
 }
 
+/// As [`propagate_bare`], for a `grid` that also lies inside `end`, another open fixpoint of
+/// `profile` (the end of an earlier test of the same branch, from a larger state): the work
+/// starts from where `grid` differs from `end`, usually far fewer cells than from `base`.
+pub(crate) fn propagate_bare_from_end(
+    grid: &mut Grid,
+    end: &Grid,
+    base: &Grid,
+    bases: &mut SinglesBases,
+    profile: &Profile,
+) -> Outcome {
+    debug_assert!(Profile::SINGLES.is_subset_of(profile));
+    bare::run_from_end(&mut Cells(grid.cells_mut()), end, base, bases, profile)
+}
+
 /// As [`propagate_changed`], in another order of the rules: locked candidates and subsets stop
 /// at their first change, so that singles run again at once. Same fixpoint and outcome (the
 /// result does not depend on the order); the contradiction named, the position it leaves and
