@@ -10,8 +10,8 @@ use super::{Analysis, Limit, Options, Proof, Recording, Schedule, Status, Walk};
 use crate::decision::{generate, Decision, DecisionKinds, Origin};
 use crate::grid::{CellSet, Grid};
 use crate::propagate::{
-    propagate_bare, propagate_bare_from_end, propagate_changed, propagate_changed_eager,
-    propagate_from, Contradiction, Outcome, Profile, SinglesBases,
+    propagate_bare, propagate_bare_from_end, propagate_bare_meet, propagate_changed,
+    propagate_changed_eager, propagate_from, Contradiction, Outcome, Profile, SinglesBases,
 };
 use crate::statement::Statement;
 use crate::tree::{EdgeKind, Tree};
@@ -711,7 +711,7 @@ impl Reuse {
                     None if own && changed.len() < 6 => {
                         prop.changed_from_end(&mut g, changed, end, state)
                     }
-                    None => prop.changed(&mut g, changed, state),
+                    None => prop.meet(&mut g, (end, changed), state),
                 };
                 (g, outcome)
             }
@@ -764,6 +764,27 @@ impl Prop<'_> {
             Some(bases) => {
                 propagate_bare_from_end(g, end, state, &mut bases.borrow_mut(), self.profile)
             }
+            None => self.changed(g, changed, state),
+        }
+    }
+
+    /// [`Prop::changed`] of `g`, the intersection of the state with `end`, an earlier open end
+    /// of the same branch, from which it differs in `changed`.
+    #[inline]
+    fn meet(self, g: &mut Grid, (end, changed): (&Grid, CellSet), state: &Grid) -> Outcome {
+        match self.bare {
+            // With singles alone, the units both lost something in are most of those either
+            // did (measured): not worth finding.
+            Some(_) if self.profile.is_subset_of(&Profile::SINGLES) => {
+                self.changed(g, changed, state)
+            }
+            Some(bases) => propagate_bare_meet(
+                g,
+                (end, changed),
+                state,
+                &mut bases.borrow_mut(),
+                self.profile,
+            ),
             None => self.changed(g, changed, state),
         }
     }

@@ -163,7 +163,45 @@ pub(super) fn run(
     let base = masks(base);
     let (boards, solved) = bases.get(&base);
     let boards = *boards;
-    search(cells, (&base, boards, solved), diff, bases, profile)
+    search(cells, (&base, boards, solved), (diff, None), bases, profile)
+}
+
+/// As [`run`], for `cells` equal to the intersection of `base` and `end`, another open fixpoint
+/// (a branch's earlier end, from a larger state), which differs from `cells` in `other`. A
+/// unit check can only fail, and a subset only appear, in a unit where both lost something:
+/// the others are left alone.
+pub(super) fn run_meet(
+    cells: &mut Cells<'_>,
+    (end, other): (&Grid, u128),
+    base: &Grid,
+    bases: &mut Bases,
+    profile: &Profile,
+) -> Outcome {
+    let mut both = [0u32; 9];
+    let mut touched = 0u32;
+    let mut todo = other;
+    while todo != 0 {
+        let i = todo.trailing_zeros() as usize % 81;
+        todo &= todo - 1;
+        touched |= CELL_UNITS[i];
+        let mut lost = end.cells()[i].bits() & !cells[i];
+        while lost != 0 {
+            both[lost.trailing_zeros() as usize % 9] |= CELL_UNITS[i];
+            lost &= lost - 1;
+        }
+    }
+    let diff = differing_masks(cells.0, base.cells());
+    let base = masks(base);
+    let (boards, solved) = bases.get(&base);
+    let boards = *boards;
+    let meet = (both, touched);
+    search(
+        cells,
+        (&base, boards, solved),
+        (diff, Some(&meet)),
+        bases,
+        profile,
+    )
 }
 
 /// As [`run`], for `cells` inside `end`, an open fixpoint inside an earlier state (a branch's
@@ -183,7 +221,7 @@ pub(super) fn run_from_end(
     let mut boards = *boards;
     correct(&mut boards, &state, &end);
     let solved = solved_of(&boards);
-    search(cells, (&end, boards, solved), diff, bases, profile)
+    search(cells, (&end, boards, solved), (diff, None), bases, profile)
 }
 
 /// The fixpoint from `base` (its masks, boards and solved cells), of which `cells` differ in
@@ -192,7 +230,7 @@ pub(super) fn run_from_end(
 fn search(
     cells: &mut Cells<'_>,
     base: (&[u16; 81], Boards, u128),
-    diff: u128,
+    diff: (u128, Option<&([u32; 9], u32)>),
     bases: &mut Bases,
     profile: &Profile,
 ) -> Outcome {
@@ -208,7 +246,7 @@ fn search(
 fn search_as<const FULL: bool>(
     cells: &mut Cells<'_>,
     (base, boards, solved): (&[u16; 81], Boards, u128),
-    diff: u128,
+    (diff, meet): (u128, Option<&([u32; 9], u32)>),
     bases: &mut Bases,
     profile: &Profile,
 ) -> Outcome {
@@ -226,7 +264,7 @@ fn search_as<const FULL: bool>(
         locked,
         subsets: profile.has_subsets().then_some(profile),
     };
-    match s.fixpoint(cells, base, diff) {
+    match s.fixpoint(cells, base, diff, meet) {
         Ok(()) if s.solved == ALL_CELLS => Outcome::Solved,
         Ok(()) => Outcome::Open,
         Err(()) => {
@@ -413,15 +451,29 @@ struct Search<'b, const FULL: bool> {
 }
 
 impl<const FULL: bool> Search<'_, FULL> {
-    fn fixpoint(&mut self, cells: &mut Cells<'_>, base: &[u16; 81], diff: u128) -> Result<(), ()> {
+    /// The fixpoint from `base`, of which `cells` differ in `diff`. With `meet`, `cells` are
+    /// also the intersection of `base` with another open fixpoint, and `meet` gives, per value,
+    /// the units where that one lost a place of it to `cells`, and every unit where it lost
+    /// anything: only where both lost something can a unit check fail or a subset appear.
+    fn fixpoint(
+        &mut self,
+        cells: &mut Cells<'_>,
+        base: &[u16; 81],
+        diff: u128,
+        meet: Option<&([u32; 9], u32)>,
+    ) -> Result<(), ()> {
         // The cells that differ from `base`: their lost values leave the boards...
         let mut units = [0u32; 9];
+        let mut touched = 0u32;
         let mut todo = diff;
         while todo != 0 {
             let i = todo.trailing_zeros() as usize;
             todo &= todo - 1;
             let m = cells[i];
             let mut lost = base[i] & !m;
+            if FULL {
+                touched |= CELL_UNITS[i];
+            }
             while lost != 0 {
                 let d = lost.trailing_zeros() as usize;
                 lost &= lost - 1;
@@ -439,8 +491,17 @@ impl<const FULL: bool> Search<'_, FULL> {
                 self.solved |= 1 << i;
             }
         }
-        if FULL {
-            self.changed = diff;
+        match meet {
+            Some((both, other)) => {
+                for (units, both) in units.iter_mut().zip(both) {
+                    *units &= both;
+                }
+                if FULL {
+                    self.pending = touched & other;
+                }
+            }
+            None if FULL => self.changed = diff,
+            None => {}
         }
         // ... and are checked in their units, each (unit, value) once.
         for (d, &units) in units.iter().enumerate() {
@@ -642,7 +703,9 @@ impl<const FULL: bool> Search<'_, FULL> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{propagate, propagate_bare, propagate_bare_from_end, propagate_changed};
+    use super::super::{
+        propagate, propagate_bare, propagate_bare_from_end, propagate_bare_meet, propagate_changed,
+    };
     use super::*;
     use crate::grid::{Candidates, CellSet};
 
@@ -802,6 +865,20 @@ mod tests {
                 let (changed, emptied) = end.intersect(&state);
                 if emptied.is_empty() && !changed.is_empty() {
                     compare(&end, changed, (&state, profile), &mut bases, &mut checked);
+                    // The same, with only the units where both lost something checked.
+                    let (mut ours, mut theirs) = (end, end);
+                    let got = propagate_bare_meet(
+                        &mut ours,
+                        (&open_end, changed),
+                        &state,
+                        &mut bases,
+                        profile,
+                    );
+                    let want = propagate_changed(&mut theirs, changed, profile);
+                    assert_eq!(got.is_contradiction(), want.is_contradiction(), "{end:?}");
+                    if !want.is_contradiction() {
+                        assert_eq!((got, ours), (want, theirs), "{end:?} from {open_end:?}");
+                    }
                     // The same, with the work starting from the earlier end.
                     let (mut ours, mut theirs) = (end, end);
                     let got =

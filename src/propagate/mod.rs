@@ -203,6 +203,22 @@ pub(crate) fn propagate_bare(
     bare::run(&mut Cells(grid.cells_mut()), base, bases, profile)
 }
 
+/// As [`propagate_bare`], for a `grid` that is the intersection of `base` and `end`, another
+/// open fixpoint of `profile` (the end of an earlier test of the same branch, from a larger
+/// state), from which `grid` differs in `changed`: only the units where both lost something
+/// are looked at first.
+pub(crate) fn propagate_bare_meet(
+    grid: &mut Grid,
+    (end, changed): (&Grid, CellSet),
+    base: &Grid,
+    bases: &mut SinglesBases,
+    profile: &Profile,
+) -> Outcome {
+    debug_assert!(Profile::SINGLES.is_subset_of(profile));
+    let end = (end, changed.bits());
+    bare::run_meet(&mut Cells(grid.cells_mut()), end, base, bases, profile)
+}
+
 /// As [`propagate_bare`], for a `grid` that also lies inside `end`, another open fixpoint of
 /// `profile` (the end of an earlier test of the same branch, from a larger state): the work
 /// starts from where `grid` differs from `end`, usually far fewer cells than from `base`.
