@@ -6,17 +6,30 @@ use crate::grid::{Grid, Unit};
 
 pub(super) fn generate(grid: &Grid, out: &mut Vec<Decision>) {
     for block in 0..9 {
-        for &pair in Unit::block(block).cells() {
-            let values = grid.get(pair);
-            if values.len() != 2 {
-                continue;
-            }
+        let cells = Unit::block(block).cells();
+        // The block's two-valued cells, found without branches.
+        let mut pairs = 0u16;
+        for (k, c) in cells.iter().enumerate() {
+            pairs |= u16::from(grid.get(*c).len() == 2) << k;
+        }
+        while pairs != 0 {
+            let pair = cells[pairs.trailing_zeros() as usize % 9];
+            pairs &= pairs - 1;
+            let values = grid.get(pair).bits();
             for unit in pair.units() {
-                for &y in unit.cells() {
-                    let ys = grid.get(y);
-                    if y != pair && ys.len() > 2 && values.is_subset_of(ys) {
-                        push_unique(out, grid, y, values, Origin::CellPair { pair, unit });
-                    }
+                // The other cells holding both values and more (the pair cell itself holds
+                // exactly them).
+                let ys = unit.cells();
+                let mut hits = 0u16;
+                for (k, y) in ys.iter().enumerate() {
+                    let m = grid.get(*y).bits();
+                    hits |= u16::from(m & values == values && m != values) << k;
+                }
+                while hits != 0 {
+                    let y = ys[hits.trailing_zeros() as usize % 9];
+                    hits &= hits - 1;
+                    let values = grid.get(pair);
+                    push_unique(out, grid, y, values, Origin::CellPair { pair, unit });
                 }
             }
         }

@@ -135,3 +135,108 @@ fn pairs_fall_back_to_constraint_pairs_only_without_cell_pairs() {
     assert!(generate(&raw, DecisionKinds::PAIRS, &mut pairs));
     assert_eq!(pairs, constraint);
 }
+
+/// The generators as first written, cell by cell: the definitions the faster ones must match.
+mod reference {
+    use super::super::{push_unique, Decision, Origin};
+    use crate::grid::{Candidates, Digit, Grid, Unit};
+
+    pub fn cell_pairs(grid: &Grid, out: &mut Vec<Decision>) {
+        for block in 0..9 {
+            for &pair in Unit::block(block).cells() {
+                let values = grid.get(pair);
+                if values.len() != 2 {
+                    continue;
+                }
+                for unit in pair.units() {
+                    for &y in unit.cells() {
+                        let ys = grid.get(y);
+                        if y != pair && ys.len() > 2 && values.is_subset_of(ys) {
+                            push_unique(out, grid, y, values, Origin::CellPair { pair, unit });
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    pub fn constraint_pairs(grid: &Grid, out: &mut Vec<Decision>) {
+        for unit in Unit::all() {
+            let cells = unit.cells();
+            let mut places = [0u16; 9];
+            let mut solved = Candidates::NONE;
+            for (k, &c) in cells.iter().enumerate() {
+                let m = grid.get(c);
+                if m.len() == 1 {
+                    solved |= m;
+                    continue;
+                }
+                for d in m.iter() {
+                    places[d.index()] |= 1 << k;
+                }
+            }
+            let mut found = Vec::new();
+            for (d, &p) in places.iter().enumerate() {
+                if p.count_ones() == 2 && !solved.contains(Digit::from_index(d)) {
+                    found.push((p.trailing_zeros() * 9 + (15 - p.leading_zeros()), d));
+                }
+            }
+            found.sort_unstable();
+            for (key, d) in found {
+                let (first, second) = (key as usize / 9, key as usize % 9);
+                let digit = Digit::from_index(d);
+                push_unique(
+                    out,
+                    grid,
+                    cells[first],
+                    Candidates::single(digit),
+                    Origin::ConstraintPair {
+                        digit,
+                        unit,
+                        other: cells[second],
+                    },
+                );
+            }
+        }
+    }
+}
+
+/// The generators list exactly what the cell-by-cell definitions list, in the same order, on
+/// positions from the corpora and random restrictions of them (some with empty cells).
+#[test]
+fn generators_match_their_definitions() {
+    let corpora = [
+        include_str!("../../tests/data/forum-hardest-1106.txt"),
+        include_str!("../../tests/data/top95.txt"),
+    ];
+    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let (mut positions, mut listed) = (0, 0);
+    for line in corpora.iter().flat_map(|c| c.lines()) {
+        let mut g = grid(line);
+        propagate(&mut g, &Profile::SINGLES);
+        for _ in 0..4 {
+            let (mut got, mut want) = (Vec::new(), Vec::new());
+            cell_pair::generate(&g, &mut got);
+            constraint_pair::generate(&g, &mut got);
+            reference::cell_pairs(&g, &mut want);
+            reference::constraint_pairs(&g, &mut want);
+            assert_eq!(got, want, "{g:?}");
+            positions += 1;
+            listed += got.len();
+            // Remove a few random values for the next round.
+            for _ in 0..6 {
+                let r = next();
+                let cell = crate::grid::Cell::new(r as usize % 81).unwrap();
+                let bits = g.get(cell).bits() & !(1 << (r >> 8) % 9);
+                g.set(cell, Candidates::from_bits(bits));
+            }
+        }
+    }
+    assert!(positions > 1000 && listed > 30_000, "{positions} {listed}");
+}
