@@ -233,7 +233,7 @@ fn generators_match_their_definitions() {
             for _ in 0..6 {
                 let r = next();
                 let cell = crate::grid::Cell::new(r as usize % 81).unwrap();
-                let bits = g.get(cell).bits() & !(1 << (r >> 8) % 9);
+                let bits = g.get(cell).bits() & !(1 << ((r >> 8) % 9));
                 g.set(cell, Candidates::from_bits(bits));
             }
         }
