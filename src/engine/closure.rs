@@ -172,17 +172,6 @@ fn run<R: Recorder>(a: &mut Analysis, outcome: Outcome, rec: R) -> R {
 }
 
 impl<R: Recorder> Engine<'_, R> {
-    /// How branch tests propagate.
-    #[inline]
-    fn prop(&self) -> Prop<'_> {
-        Prop {
-            profile: &self.opts.profile,
-            bare: (!R::RECORDS && Profile::SINGLES.is_subset_of(&self.opts.profile))
-                .then_some(&self.bases),
-            eager: !R::RECORDS,
-        }
-    }
-
     /// Counts one branch test and enforces the budget.
     #[inline]
     fn tick(&mut self) -> Result<(), Abort> {
@@ -460,35 +449,37 @@ impl<R: Recorder> Engine<'_, R> {
             Origin::ConstraintPair { .. } => 1 << level.min(15),
             _ => 0,
         };
-        let (mut g, outcome) = if j == 1 {
-            reuse.propagate(state, (d, which), outer, self.prop())
+        // The branch's position is worked on in `last_open` (no copy out for the usual open
+        // result of a depth-1 test).
+        let prop = Prop::new(self.opts, &self.bases, R::RECORDS);
+        let g = &mut self.last_open;
+        let outcome = if j == 1 {
+            reuse.propagate(state, (d, which), outer, prop, g)
         } else if !R::RECORDS {
             // The branch's last end in this closure (its j = 1 test in this state, or in a
             // larger one after a sweep's facts or in the depth-first walk), intersected with the
             // state, is a valid start: the same open result. A contradiction found that way can
             // leave another position, which only a recorded chain would show.
-            reuse.propagate(state, (d, which), None, self.prop())
+            reuse.propagate(state, (d, which), None, prop, g)
         } else {
-            let mut g = *state;
-            b.apply(&mut g);
-            let outcome = self.prop().from(&mut g, b.cell, state);
-            (g, outcome)
+            *g = *state;
+            b.apply(g);
+            prop.from(g, b.cell, state)
         };
         let solution_proves = self.opts.proof == Proof::Solution;
+        let g = &self.last_open;
         match outcome {
             Outcome::Contradiction(_) => {
-                self.rec.branch_ended(n, b, other, End::Ctr, [state, &g]);
+                self.rec.branch_ended(n, b, other, End::Ctr, [state, g]);
                 return Ok(Res::Contradiction(bit));
             }
             Outcome::Solved if solution_proves => {
-                self.rec.branch_ended(n, b, other, End::Sol, [state, &g]);
-                self.solved = g;
+                self.rec.branch_ended(n, b, other, End::Sol, [state, g]);
+                self.solved = *g;
                 return Ok(Res::Solved(bit));
             }
             Outcome::Solved => {
-                self.rec
-                    .branch_ended(n, b, other, End::Open(0), [state, &g]);
-                self.last_open = g;
+                self.rec.branch_ended(n, b, other, End::Open(0), [state, g]);
                 return Ok(Res::Open(0));
             }
             Outcome::Open => {}
@@ -496,10 +487,10 @@ impl<R: Recorder> Engine<'_, R> {
         if j == 1 {
             let pairs = g.pair_count() as u8;
             self.rec
-                .branch_ended(n, b, other, End::Open(pairs), [state, &g]);
-            self.last_open = g;
+                .branch_ended(n, b, other, End::Open(pairs), [state, g]);
             return Ok(Res::Open(pairs));
         }
+        let mut g = *g;
         self.counters.hypotheses += 1;
         let mark = self.rec.open(n, b, &g);
         let inner = match self.opts.walk {
@@ -551,9 +542,11 @@ impl<R: Recorder> Engine<'_, R> {
             let d = lv.decisions[i];
             let mut most = 0;
             for which in 0..2 {
-                let (g, outcome) =
+                let mut g = Grid::empty();
+                let prop = Prop::new(self.opts, &self.bases, R::RECORDS);
+                let outcome =
                     lv.reuse
-                        .propagate(state, (&d, which), outer.as_deref_mut(), self.prop());
+                        .propagate(state, (&d, which), outer.as_deref_mut(), prop, &mut g);
                 if outcome == Outcome::Open {
                     most = most.max(g.pair_count() as u8);
                 }
@@ -665,72 +658,72 @@ impl Reuse {
         self.ends.clear();
     }
 
-    /// Applies branch `which` of `d` to `state` and propagates, starting from the end of an
-    /// earlier test of the same branch in this closure or, failing that, in the enclosing one.
+    /// Applies branch `which` of `d` to `state` and propagates, into `g`, starting from the end
+    /// of an earlier test of the same branch in this closure or, failing that, in the enclosing
+    /// one.
     fn propagate(
         &mut self,
         state: &Grid,
         (d, which): (&Decision, usize),
         outer: Option<&mut Outer<'_>>,
         prop: Prop<'_>,
-    ) -> (Grid, Outcome) {
+        g: &mut Grid,
+    ) -> Outcome {
         let key = branch_key(d, which);
         let (outer, mut pairs) = match outer {
             Some(o) => (Some(o.reuse), o.pairs.as_mut()),
             None => (None, None),
         };
         if let Some((table, hypothesis)) = pairs.as_mut() {
-            if let Some((g, ctr)) = table.take(key, *hypothesis) {
+            if let Some((end, ctr)) = table.take(key, *hypothesis) {
+                *g = end;
                 if ctr {
                     self.ends.remove(&key);
                     let c = Contradiction::NoValue { cell: d.cell };
-                    return (g, Outcome::Contradiction(c));
+                    return Outcome::Contradiction(c);
                 }
-                self.ends.insert(key, g);
-                return (g, Outcome::Open);
+                self.ends.insert(key, end);
+                return Outcome::Open;
             }
         }
         let earlier = match self.ends.get(&key) {
             Some(end) => Some((end, true)),
             None => outer.and_then(|o| o.ends.get(&key)).map(|end| (end, false)),
         };
-        let (g, outcome) = match earlier {
+        let outcome = match earlier {
             Some((end, own)) => {
-                let mut g = *end;
+                *g = *end;
                 let (changed, emptied) = g.intersect(state);
                 if changed.is_empty() {
-                    let outcome = if g.is_complete() {
+                    return if g.is_complete() {
                         Outcome::Solved
                     } else {
                         Outcome::Open
                     };
-                    return (g, outcome);
                 }
-                let outcome = match emptied.iter().next() {
+                match emptied.iter().next() {
                     Some(cell) => Outcome::Contradiction(Contradiction::NoValue { cell }),
                     None if own && changed.len() < 6 => {
-                        prop.changed_from_end(&mut g, changed, end, state)
+                        prop.changed_from_end(g, changed, end, state)
                     }
-                    None => prop.meet(&mut g, (end, changed), state),
-                };
-                (g, outcome)
+                    None => prop.meet(g, (end, changed), state),
+                }
             }
             None => {
-                let mut g = *state;
-                d.branch(which).apply(&mut g);
-                let outcome = prop.from(&mut g, d.cell, state);
-                (g, outcome)
+                *g = *state;
+                d.branch(which).apply(g);
+                prop.from(g, d.cell, state)
             }
         };
         if let Some((table, hypothesis)) = pairs {
-            table.offer(*hypothesis, key, &g, outcome);
+            table.offer(*hypothesis, key, g, outcome);
         }
         if outcome.is_contradiction() {
             self.ends.remove(&key);
         } else {
-            self.ends.insert(key, g);
+            self.ends.insert(key, *g);
         }
-        (g, outcome)
+        outcome
     }
 }
 
@@ -745,7 +738,17 @@ struct Prop<'p> {
     eager: bool,
 }
 
-impl Prop<'_> {
+impl<'p> Prop<'p> {
+    /// With the engine's options and boards; `records`: whether anything is recorded.
+    #[inline]
+    fn new(opts: &'p Options, bases: &'p RefCell<SinglesBases>, records: bool) -> Self {
+        Prop {
+            profile: &opts.profile,
+            bare: (!records && Profile::SINGLES.is_subset_of(&opts.profile)).then_some(bases),
+            eager: !records,
+        }
+    }
+
     /// [`propagate_changed`] of `g`, restricted from the pass's `state` (an open fixpoint).
     #[inline]
     fn changed(self, g: &mut Grid, changed: CellSet, state: &Grid) -> Outcome {
