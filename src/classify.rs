@@ -209,23 +209,26 @@ pub fn classify(grid: &Grid, options: &ClassifyOptions) -> Classification {
         effort: Effort::default(),
         limit: None,
     };
-    match solve_within(grid, SolveLimits::until(options.engine.budget.deadline)) {
+    let solution = match solve_within(grid, SolveLimits::until(options.engine.budget.deadline)) {
         Ok(Solutions::None) => return c,
         Ok(Solutions::Multiple(_)) => {
             c.solutions = 2;
             return c;
         }
-        Ok(Solutions::Unique(_)) => c.solutions = 1,
+        Ok(Solutions::Unique(solution)) => {
+            c.solutions = 1;
+            solution
+        }
         Err(stop) => {
             // The count is unknown: no depth, level `unsolved`, and the limit says why.
             c.limit = Some(stop.into());
             c.level = Some(Level::Unsolved);
             return c;
         }
-    }
+    };
     let mut singles = *grid;
     let singles_solve = propagate(&mut singles, &Profile::SINGLES) == Outcome::Solved;
-    let main = Analysis::run_unique(grid, &options.engine);
+    let main = Analysis::run_unique(grid, &solution, &options.engine);
     c.depth = depth_of(&main);
     c.effort = effort(&main);
     c.limit = limit(&main);
@@ -241,6 +244,7 @@ pub fn classify(grid: &Grid, options: &ClassifyOptions) -> Classification {
     } else {
         let pairs = Analysis::run_unique(
             grid,
+            &solution,
             &Options {
                 decisions: DecisionKinds::PAIRS,
                 ..options.engine

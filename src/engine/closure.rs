@@ -100,16 +100,23 @@ struct Engine<'o, R> {
     solved: Grid,
     /// The value boards of the recent test starts, for the bare `singles` fixpoint.
     bases: RefCell<SinglesBases>,
+    /// The solution, when known and only contradictions prove (`--proof contradiction`): a
+    /// top-level branch that holds it cannot be disproved, so it is open without a test.
+    witness: Option<Grid>,
 }
 
 /// Runs the analysis of `a.puzzle` and fills in `a`.
-pub(super) fn analyse(a: &mut Analysis) {
+///
+/// `solution` is the puzzle's unique solution when the caller knows it: with `--proof
+/// contradiction` a top-level branch that holds it is answered open without a test (nothing
+/// true is ever disproved, and reaching the solution proves nothing then).
+pub(super) fn analyse(a: &mut Analysis, solution: Option<&Grid>) {
     // The propagated start: the search's first state and the tree's root.
     let (start, outcome) = super::autosolve(&a.puzzle, &a.options);
     a.start = start;
     match a.options.recording {
         Recording::Off => {
-            run(a, outcome, NoRecord);
+            run(a, outcome, NoRecord, solution);
         }
         recording => {
             let tree = (recording == Recording::ChainAndTree)
@@ -118,6 +125,7 @@ pub(super) fn analyse(a: &mut Analysis) {
                 a,
                 outcome,
                 Trace::new(&a.given.clone(), tree, a.options.profile),
+                solution,
             );
             (a.lines, a.tree) = trace.finish(a.options.budget.deadline);
         }
@@ -125,7 +133,7 @@ pub(super) fn analyse(a: &mut Analysis) {
 }
 
 /// The search from `a.start`, which propagating the puzzle gave with `outcome`.
-fn run<R: Recorder>(a: &mut Analysis, outcome: Outcome, rec: R) -> R {
+fn run<R: Recorder>(a: &mut Analysis, outcome: Outcome, rec: R, solution: Option<&Grid>) -> R {
     let opts = a.options;
     let mut state = a.start;
     let mut engine = Engine {
@@ -141,6 +149,9 @@ fn run<R: Recorder>(a: &mut Analysis, outcome: Outcome, rec: R) -> R {
         last_open: Grid::empty(),
         solved: state,
         bases: RefCell::default(),
+        witness: solution
+            .filter(|_| opts.proof == Proof::Contradiction)
+            .copied(),
     };
     engine.rec.start(&state, outcome == Outcome::Solved);
     let result = match outcome {
@@ -403,7 +414,12 @@ impl<R: Recorder> Engine<'_, R> {
         lv: &mut Level,
         outer: Option<&mut Outer<'_>>,
     ) -> Result<Res, Abort> {
-        if skip && lv.known.covers(state, d.branch(which)) {
+        let b = d.branch(which);
+        let holds_solution = || {
+            self.witness
+                .is_some_and(|w| !(w.get(b.cell) & b.values).is_empty())
+        };
+        if skip && (lv.known.covers(state, b) || (at.1 == 0 && holds_solution())) {
             // Open without propagating; still a test of the method (and of the budget).
             self.tick()?;
             let b = d.branch(which);

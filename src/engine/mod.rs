@@ -279,13 +279,11 @@ impl Analysis {
                 analysis.status = Status::MultipleSolutions;
                 return analysis;
             }
-            Ok(Solutions::Unique(_)) => {}
-            Err(stop) => {
-                analysis.status = Status::Unsolved(stop.into());
-                return analysis;
+            Ok(Solutions::Unique(solution)) => {
+                closure::analyse(&mut analysis, Some(&solution));
             }
+            Err(stop) => analysis.status = Status::Unsolved(stop.into()),
         }
-        closure::analyse(&mut analysis);
         analysis
     }
 
@@ -294,13 +292,15 @@ impl Analysis {
     /// several solutions a branch that "reaches the solution" proves nothing). The depth limit,
     /// budget and deadline still bound the work.
     pub fn run_unchecked(puzzle: &Grid, options: &Options) -> Analysis {
-        Analysis::run_unique(puzzle, options)
+        let mut analysis = Analysis::unstarted(*puzzle, &[], options);
+        closure::analyse(&mut analysis, None);
+        analysis
     }
 
-    /// Analyses `puzzle`, which the caller has established to have exactly one solution.
-    pub(crate) fn run_unique(puzzle: &Grid, options: &Options) -> Analysis {
+    /// Analyses `puzzle`, which the caller has established to have exactly the one `solution`.
+    pub(crate) fn run_unique(puzzle: &Grid, solution: &Grid, options: &Options) -> Analysis {
         let mut analysis = Analysis::unstarted(*puzzle, &[], options);
-        closure::analyse(&mut analysis);
+        closure::analyse(&mut analysis, Some(solution));
         analysis
     }
 

@@ -171,3 +171,45 @@ fn budget_and_timeout_end_the_engine_on_the_empty_grid_quickly() {
         Status::MultipleSolutions
     );
 }
+
+/// With `--proof contradiction` the engine answers top-level branches that hold the solution
+/// open without testing them (when it knows the solution, as `Analysis::run` does). That may
+/// only save work: the same status, depth and top-level facts in the same order as an analysis
+/// that does not know the solution, under trial and error and under the source's decisions.
+#[test]
+fn knowing_the_solution_changes_only_the_effort() {
+    use crate::common::data_text;
+    use hdp::engine::Proof;
+    let mut puzzles: Vec<Grid> = data_text("shc-examples-342-every9.tsv")
+        .lines()
+        .filter_map(|l| l.split('\t').next()?.parse().ok())
+        .step_by(2)
+        .collect();
+    puzzles.extend(data_slice("forum-hardest-1106.txt", 4));
+    let settings = [
+        Options::trial_and_error(),
+        Options {
+            proof: Proof::Contradiction,
+            max_depth: 2,
+            ..Options::default()
+        },
+    ];
+    let (mut with, mut without) = (0, 0);
+    for options in &settings {
+        for p in &puzzles {
+            let known = Analysis::run(p, options);
+            let unknown = Analysis::run_unchecked(p, options);
+            assert_eq!(known.status, unknown.status, "{p:?}");
+            assert_eq!(known.depth, unknown.depth, "{p:?}");
+            assert_eq!(known.facts, unknown.facts, "{p:?}");
+            assert!(known.counters.hypotheses <= unknown.counters.hypotheses);
+            with += known.counters.hypotheses;
+            without += unknown.counters.hypotheses;
+        }
+    }
+    // The shortcut is in use: trial and error opens far fewer hypotheses with it.
+    assert!(
+        with * 4 < without * 3,
+        "{with} hypotheses with the solution, {without} without"
+    );
+}
