@@ -256,6 +256,10 @@ fn apply_fast(s: &mut State, todo: u32, table: &mut [u128], stats: &mut Stats) -
         if changed && table[slot] == key {
             continue;
         }
+        if surely_none(&masks) {
+            table[slot] = key;
+            continue;
+        }
         if apply_masks(s, unit, true, &FAST_NAKED, &FAST_HIDDEN, stats, &masks)? {
             if s.eager {
                 // The units still to come are searched next time.
@@ -293,6 +297,138 @@ thread_local! {
     /// direct-mapped table; `u128::MAX` is no unit.
     static NO_SUBSET: RefCell<Box<[u128]>> =
         RefCell::new(vec![u128::MAX; 1 << NO_SUBSET_BITS].into_boxed_slice());
+}
+
+/// The k-sets (k = 2, 3) of the nine bits that hold `m`, as bits of a `u128`: the 36 pairs at
+/// bits 0..36 ([`PAIRS`]), then the 84 triples ([`TRIPLES`]), each kind in increasing order of
+/// mask.
+static SUPERSETS23: [u128; 512] = supersets(&[2, 3]);
+/// The 126 quads of the nine bits that hold `m`, in increasing order of mask.
+static SUPERSETS4: [u128; 512] = supersets(&[4]);
+const PAIRS: u128 = (1 << 36) - 1;
+const TRIPLES: u128 = ((1 << 84) - 1) << 36;
+
+const fn supersets(sizes: &[u32]) -> [u128; 512] {
+    let mut out = [0u128; 512];
+    let mut m = 0;
+    while m < 512 {
+        let mut bit = 0;
+        let mut i = 0;
+        while i < sizes.len() {
+            let mut set: u32 = 0;
+            while set < 512 {
+                if set.count_ones() == sizes[i] {
+                    if m & !set == 0 {
+                        out[m as usize] |= 1 << bit;
+                    }
+                    bit += 1;
+                }
+                set += 1;
+            }
+            i += 1;
+        }
+        m += 1;
+    }
+    out
+}
+
+/// Whether some `k` of the items `sel` of `masks` (2 <= `k` <= `max`) hold at most `k` bits
+/// between them: whether some k-set of bits holds `k` items, counted for all k-sets at once.
+#[inline(always)]
+fn may_hold(masks: &[u16; 9], sel: u16, max: u32) -> bool {
+    if sel.count_ones() < 2 {
+        return false;
+    }
+    // At least one, two, three items in each pair and triple.
+    let (mut c1, mut c2, mut c3) = (0u128, 0u128, 0u128);
+    let mut rest = sel;
+    while rest != 0 {
+        let k = rest.trailing_zeros() as usize % 9;
+        rest &= rest - 1;
+        let t = SUPERSETS23[usize::from(masks[k]) % 512];
+        c3 |= c2 & t;
+        c2 |= c1 & t;
+        c1 |= t;
+    }
+    let found = if max >= 3 {
+        c2 & PAIRS | c3 & TRIPLES
+    } else {
+        c2 & PAIRS
+    };
+    if found != 0 {
+        return true;
+    }
+    if max < 4 || sel.count_ones() < 4 {
+        return false;
+    }
+    let (mut c1, mut c2, mut c3, mut c4) = (0u128, 0u128, 0u128, 0u128);
+    let mut rest = sel;
+    while rest != 0 {
+        let k = rest.trailing_zeros() as usize % 9;
+        rest &= rest - 1;
+        let t = SUPERSETS4[usize::from(masks[k]) % 512];
+        c4 |= c3 & t;
+        c3 |= c2 & t;
+        c2 |= c1 & t;
+        c1 |= t;
+    }
+    c4 != 0
+}
+
+/// The places of each value among the nine cells of `masks` (a bit-matrix transpose).
+#[inline]
+fn transpose(masks: &[u16; 9]) -> [u16; 9] {
+    // Cells 0..8 and values 0..8 as an 8x8 matrix of bytes, transposed in three swaps.
+    let (mut lo, mut hi) = (0u64, 0u64);
+    for (k, &m) in masks[..8].iter().enumerate() {
+        lo |= u64::from(m & 0xff) << (8 * k);
+        hi |= u64::from(m >> 8 & 1) << (8 * k);
+    }
+    let t = (lo ^ (lo >> 7)) & 0x00AA_00AA_00AA_00AA;
+    lo ^= t ^ (t << 7);
+    let t = (lo ^ (lo >> 14)) & 0x0000_CCCC_0000_CCCC;
+    lo ^= t ^ (t << 14);
+    let t = (lo ^ (lo >> 28)) & 0x0000_0000_F0F0_F0F0;
+    lo ^= t ^ (t << 28);
+    let m8 = masks[8];
+    let mut out = [0u16; 9];
+    for (d, p) in out[..8].iter_mut().enumerate() {
+        *p = (lo >> (8 * d)) as u16 & 0xff | (m8 >> d & 1) << 8;
+    }
+    // Value 8 among cells 0..8: bit 0 of byte k to bit k, as in `Grid::intersect`.
+    out[8] = (hi.wrapping_mul(0x0102_0408_1020_4080) >> 56) as u16 | (m8 >> 8 & 1) << 8;
+    out
+}
+
+/// Whether [`apply_masks`] in the fast reading surely finds no subset of the sizes it searches
+/// in `masks` (nor, then, a contradiction or a removal), checked for all candidate subsets at
+/// once; `false` when it may find one.
+#[inline]
+fn surely_none(masks: &[u16; 9]) -> bool {
+    let mut open = 0u16;
+    let mut solved_values = 0u16;
+    for (k, &m) in masks.iter().enumerate() {
+        let multi = u16::from(m & m.wrapping_sub(1) != 0);
+        open |= multi << k;
+        solved_values |= m & multi.wrapping_sub(1);
+    }
+    let n_open = open.count_ones() as usize;
+    if n_open < 3 {
+        return true;
+    }
+    let want = FAST_NAKED[n_open];
+    if want.max >= 2 && may_hold(masks, small_cells(masks, open, want.max), want.max) {
+        return false;
+    }
+    let want = FAST_HIDDEN[n_open];
+    if want.max < 2 {
+        return true;
+    }
+    // Unsolved values have no place in a solved cell; values without a place count as items
+    // here (the search leaves them out), which can only answer `false`.
+    let places = transpose(masks);
+    let values = small_cells(&places, !solved_values & 0x1ff, want.max);
+    !may_hold(&places, values, want.max)
 }
 
 /// [`apply_unit`] on the unit's masks, read already.
@@ -477,6 +613,63 @@ mod tests {
         assert!(
             passes > 100 && found > 50,
             "{passes} passes, {found} with a subset"
+        );
+    }
+
+    /// When `surely_none` says so, the fast reading's search finds nothing: no removal, no
+    /// contradiction; and it says so for most random units, and not for all.
+    #[test]
+    fn surely_none_is_never_wrong() {
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let (mut none, mut maybe) = (0, 0);
+        for round in 0..200_000 {
+            let mut masks = [0u16; 9];
+            // Few values per cell, from a few of the nine, sometimes solved.
+            let pool = (next() | next()) as u16 & 0x1ff;
+            for m in masks.iter_mut() {
+                let r = next();
+                let bits = (r as u16 | (r >> 9) as u16 & (r >> 18) as u16) & pool;
+                *m = if r >> 40 & 7 == 0 || bits == 0 {
+                    1 << (r >> 50) % 9
+                } else {
+                    bits
+                };
+            }
+            let unit = Unit::new(round % 27).unwrap_or(Unit::new(0).unwrap());
+            let mut g = Grid::empty();
+            for (&m, c) in masks.iter().zip(unit.cells()) {
+                g.cells_mut()[c.index()] = crate::grid::Candidates::from_bits(m);
+            }
+            let before = g;
+            let mut s = State::in_place(&mut g);
+            let mut stats = Stats::default();
+            let got = apply_masks(
+                &mut s,
+                unit,
+                true,
+                &FAST_NAKED,
+                &FAST_HIDDEN,
+                &mut stats,
+                &masks,
+            );
+            if surely_none(&masks) {
+                assert_eq!(got, Ok(false), "{masks:?}");
+                assert_eq!(stats, Stats::default(), "{masks:?}");
+                assert_eq!(g, before, "{masks:?}");
+                none += 1;
+            } else {
+                maybe += 1;
+            }
+        }
+        assert!(
+            none > 10_000 && maybe > 10_000,
+            "{none} none, {maybe} maybe"
         );
     }
 
