@@ -299,80 +299,133 @@ thread_local! {
         RefCell::new(vec![u128::MAX; 1 << NO_SUBSET_BITS].into_boxed_slice());
 }
 
-/// The k-sets (k = 2, 3) of the nine bits that hold `m`, as bits of a `u128`: the 36 pairs at
-/// bits 0..36 ([`PAIRS`]), then the 84 triples ([`TRIPLES`]), each kind in increasing order of
-/// mask.
-static SUPERSETS23: [u128; 512] = supersets(&[2, 3]);
-/// The 126 quads of the nine bits that hold `m`, in increasing order of mask.
-static SUPERSETS4: [u128; 512] = supersets(&[4]);
+/// For a 9-bit mask `m`, the k-sets (k = 2, 3) of the nine bits that hold `m`, as bits of a
+/// `u128`: the 36 pairs at bits 0..36 ([`PAIRS`]), then the 84 triples ([`TRIPLES`]), each kind
+/// in increasing order of mask ([`KSETS23`] lists them).
+static IN23: [u128; 512] = holding(&KSETS23);
+/// The same for the 126 quads ([`KSETS4`]).
+static IN4: [u128; 512] = holding(&KSETS4);
+static KSETS23: [u16; 120] = ksets(&[2, 3]);
+static KSETS4: [u16; 126] = ksets(&[4]);
 const PAIRS: u128 = (1 << 36) - 1;
 const TRIPLES: u128 = ((1 << 84) - 1) << 36;
 
-const fn supersets(sizes: &[u32]) -> [u128; 512] {
+/// The 9-bit masks with a bit count in `sizes`, by size, then in increasing order.
+const fn ksets<const N: usize>(sizes: &[u32]) -> [u16; N] {
+    let mut out = [0u16; N];
+    let mut n = 0;
+    let mut i = 0;
+    while i < sizes.len() {
+        let mut set: u32 = 0;
+        while set < 512 {
+            if set.count_ones() == sizes[i] {
+                out[n] = set as u16;
+                n += 1;
+            }
+            set += 1;
+        }
+        i += 1;
+    }
+    out
+}
+
+/// For each 9-bit mask, the sets of `sets` that hold it, as bits.
+const fn holding<const N: usize>(sets: &[u16; N]) -> [u128; 512] {
     let mut out = [0u128; 512];
     let mut m = 0;
     while m < 512 {
         let mut bit = 0;
-        let mut i = 0;
-        while i < sizes.len() {
-            let mut set: u32 = 0;
-            while set < 512 {
-                if set.count_ones() == sizes[i] {
-                    if m & !set == 0 {
-                        out[m as usize] |= 1 << bit;
-                    }
-                    bit += 1;
-                }
-                set += 1;
+        while bit < N {
+            if m & !sets[bit] == 0 {
+                out[m as usize] |= 1 << bit;
             }
-            i += 1;
+            bit += 1;
         }
         m += 1;
     }
     out
 }
 
-/// Whether some `k` of the items `sel` of `masks` (2 <= `k` <= `max`) hold at most `k` bits
-/// between them: whether some k-set of bits holds `k` items, counted for all k-sets at once.
+/// The k-sets `U` of bits (2 <= `k` <= `max`, `max` <= 3) that hold at least `k` of the items
+/// `sel` of `masks`, as bits in the order of [`KSETS23`]: some `k` items have at most `k` bits
+/// between them if and only if one is found. Counted for all k-sets at once.
 #[inline(always)]
-fn may_hold(masks: &[u16; 9], sel: u16, max: u32) -> bool {
+fn crowded23(masks: &[u16; 9], sel: u16, max: u32) -> u128 {
     if sel.count_ones() < 2 {
-        return false;
+        return 0;
     }
-    // At least one, two, three items in each pair and triple.
-    let (mut c1, mut c2, mut c3) = (0u128, 0u128, 0u128);
     let mut rest = sel;
+    if max < 3 {
+        // Pairs only: the low half of the table; at least one, two items.
+        let (mut c1, mut c2) = (0u64, 0u64);
+        while rest != 0 {
+            let k = rest.trailing_zeros() as usize % 9;
+            rest &= rest - 1;
+            let t = IN23[usize::from(masks[k]) % 512] as u64;
+            c2 |= c1 & t;
+            c1 |= t;
+        }
+        return u128::from(c2) & PAIRS;
+    }
+    let (mut c1, mut c2, mut c3) = (0u128, 0u128, 0u128);
     while rest != 0 {
         let k = rest.trailing_zeros() as usize % 9;
         rest &= rest - 1;
-        let t = SUPERSETS23[usize::from(masks[k]) % 512];
+        let t = IN23[usize::from(masks[k]) % 512];
         c3 |= c2 & t;
         c2 |= c1 & t;
         c1 |= t;
     }
-    let found = if max >= 3 {
-        c2 & PAIRS | c3 & TRIPLES
-    } else {
-        c2 & PAIRS
-    };
-    if found != 0 {
-        return true;
-    }
-    if max < 4 || sel.count_ones() < 4 {
-        return false;
+    c2 & PAIRS | c3 & TRIPLES
+}
+
+/// [`crowded23`] for quads ([`KSETS4`]).
+#[inline(always)]
+fn crowded4(masks: &[u16; 9], sel: u16) -> u128 {
+    if sel.count_ones() < 4 {
+        return 0;
     }
     let (mut c1, mut c2, mut c3, mut c4) = (0u128, 0u128, 0u128, 0u128);
     let mut rest = sel;
     while rest != 0 {
         let k = rest.trailing_zeros() as usize % 9;
         rest &= rest - 1;
-        let t = SUPERSETS4[usize::from(masks[k]) % 512];
+        let t = IN4[usize::from(masks[k]) % 512];
         c4 |= c3 & t;
         c3 |= c2 & t;
         c2 |= c1 & t;
         c1 |= t;
     }
-    c4 != 0
+    c4
+}
+
+/// Whether some crowded k-set (bits of `crowded`, listed by `sets`) may make the search act:
+/// it holds more than `k` elements of `scope` in `masks`, or meets one without holding it, or
+/// meets `missing` (bits in no element of `scope`). Otherwise every `k` items with at most `k`
+/// bits between them hold exactly such a set, which no other element meets: nothing to remove
+/// and no contradiction (a union of fewer than `k` bits would leave some crowded set that
+/// holds it with a bit that is missing, or in another element).
+#[inline(never)]
+fn may_act(masks: &[u16; 9], scope: u16, missing: u16, mut crowded: u128, sets: &[u16]) -> bool {
+    while crowded != 0 {
+        let u = sets[crowded.trailing_zeros() as usize % sets.len()];
+        crowded &= crowded - 1;
+        if u & missing != 0 {
+            return true;
+        }
+        let (mut inside, mut partial) = (0u32, 0u16);
+        let mut rest = scope;
+        while rest != 0 {
+            let m = masks[rest.trailing_zeros() as usize % 9];
+            rest &= rest - 1;
+            inside += u32::from(m & !u == 0);
+            partial |= m & u & 0u16.wrapping_sub(u16::from(m & !u != 0));
+        }
+        if partial != 0 || inside > u.count_ones() {
+            return true;
+        }
+    }
+    false
 }
 
 /// The places of each value among the nine cells of `masks` (a bit-matrix transpose).
@@ -400,35 +453,66 @@ fn transpose(masks: &[u16; 9]) -> [u16; 9] {
     out
 }
 
-/// Whether [`apply_masks`] in the fast reading surely finds no subset of the sizes it searches
-/// in `masks` (nor, then, a contradiction or a removal), checked for all candidate subsets at
-/// once; `false` when it may find one.
+/// Whether [`apply_masks`] in the fast reading surely changes nothing and finds no
+/// contradiction in `masks`: on each side, no k-set is [crowded](crowded23), or none [may
+/// act](may_act). `false` when the search may act.
 #[inline]
 fn surely_none(masks: &[u16; 9]) -> bool {
     let mut open = 0u16;
     let mut solved_values = 0u16;
+    let mut open_values = 0u16;
     for (k, &m) in masks.iter().enumerate() {
         let multi = u16::from(m & m.wrapping_sub(1) != 0);
         open |= multi << k;
         solved_values |= m & multi.wrapping_sub(1);
+        open_values |= m & multi.wrapping_neg();
     }
     let n_open = open.count_ones() as usize;
     if n_open < 3 {
         return true;
     }
+    // Naked: items are the open cells with few values.
     let want = FAST_NAKED[n_open];
-    if want.max >= 2 && may_hold(masks, small_cells(masks, open, want.max), want.max) {
-        return false;
+    if want.max >= 2 {
+        let small = small_cells(masks, open, want.max);
+        let missing = !open_values & 0x1ff;
+        let crowded = crowded23(masks, small, want.max);
+        if crowded != 0 && may_act(masks, open, missing, crowded, &KSETS23) {
+            return false;
+        }
+        if want.max >= 4 {
+            let crowded = crowded4(masks, small);
+            if crowded != 0 && may_act(masks, open, missing, crowded, &KSETS4) {
+                return false;
+            }
+        }
     }
+    // Hidden: items are the unsolved values with few places, all in open cells (a solved cell
+    // holds only its solved value). Values without a place count as items here (the search
+    // leaves them out), which can only answer `false`.
     let want = FAST_HIDDEN[n_open];
     if want.max < 2 {
         return true;
     }
-    // Unsolved values have no place in a solved cell; values without a place count as items
-    // here (the search leaves them out), which can only answer `false`.
     let places = transpose(masks);
-    let values = small_cells(&places, !solved_values & 0x1ff, want.max);
-    !may_hold(&places, values, want.max)
+    let unsolved = !solved_values & 0x1ff;
+    let small = small_cells(&places, unsolved, want.max);
+    let crowded = crowded23(&places, small, want.max);
+    let crowded4 = if want.max >= 4 {
+        crowded4(&places, small)
+    } else {
+        0
+    };
+    if crowded | crowded4 == 0 {
+        return true;
+    }
+    // A solved value left in an open cell could be removed: not looked at here.
+    if open_values & solved_values != 0 {
+        return false;
+    }
+    let missing = !open & 0x1ff;
+    !(may_act(&places, unsolved, missing, crowded, &KSETS23)
+        || may_act(&places, unsolved, missing, crowded4, &KSETS4))
 }
 
 /// [`apply_unit`] on the unit's masks, read already.
@@ -640,6 +724,37 @@ mod tests {
                 } else {
                     bits
                 };
+            }
+            if round % 3 != 0 {
+                // Clean: solved values out of the open cells.
+                let solved = masks
+                    .iter()
+                    .filter(|m| m.count_ones() == 1)
+                    .fold(0, |a, &m| a | m);
+                for m in masks.iter_mut().filter(|m| m.count_ones() > 1) {
+                    *m &= !solved;
+                }
+            }
+            if round % 3 == 2 {
+                // A locked set: k cells within k values, which the others lack.
+                let r = next();
+                let k = 2 + (r % 3) as usize;
+                let mut values = 0u16;
+                while (values.count_ones() as usize) < k {
+                    values |= 1 << (next() % 9);
+                }
+                let start = (r >> 8) as usize % 9;
+                for (j, m) in masks.iter_mut().enumerate() {
+                    if m.count_ones() == 1 {
+                        continue;
+                    }
+                    if (j + 9 - start) % 9 < k {
+                        let sub = values & (next() as u16 | next() as u16);
+                        *m = if sub.count_ones() >= 2 { sub } else { values };
+                    } else if *m & !values != 0 {
+                        *m &= !values;
+                    }
+                }
             }
             let unit = Unit::new(round % 27).unwrap_or(Unit::new(0).unwrap());
             let mut g = Grid::empty();
