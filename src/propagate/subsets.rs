@@ -220,13 +220,58 @@ fn unit_masks(s: &State, unit: Unit) -> [u16; 9] {
     masks
 }
 
-/// A unit's nine masks as a key of [`NO_SUBSET`], and its slot there.
+/// A unit's nine masks as a key of [`NO_SUBSET`], and its slot there: masks 0..6 in the 10-bit
+/// fields of the low half, masks 6..9 in those of the high half, bit 9 of each field clear (so
+/// that [`shape`] can work on all fields at once).
 #[inline]
 fn key_of(masks: &[u16; 9]) -> (u128, usize) {
-    let key = masks.iter().fold(0u128, |k, &m| k << 9 | u128::from(m));
-    let slot = ((key as u64 ^ (key >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
-        >> (64 - NO_SUBSET_BITS)) as usize;
-    (key, slot)
+    let lo = masks[..6]
+        .iter()
+        .rev()
+        .fold(0u64, |k, &m| k << 10 | u64::from(m));
+    let hi = masks[6..]
+        .iter()
+        .rev()
+        .fold(0u64, |k, &m| k << 10 | u64::from(m));
+    let slot = ((lo ^ hi).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - NO_SUBSET_BITS)) as usize;
+    (u128::from(hi) << 64 | u128::from(lo), slot)
+}
+
+/// For `fields` 10-bit fields of `x` (9-bit masks, bit 9 clear): the fields with more than one
+/// bit (as bits `0..fields`), and the unions of the others' masks and of theirs, all fields at
+/// once.
+#[inline(always)]
+fn shape_half(x: u64, fields: u32) -> (u16, u16, u16) {
+    let one = (0..fields).fold(0u64, |a, i| a | 1 << (10 * i));
+    let low = one * 0x1ff;
+    let guard = one * 0x200;
+    // m & (m - 1) in each field: the guard bit, set, stops the borrow of an empty one.
+    let z = x & ((x | guard) - one);
+    let multi = (z + low) & guard;
+    // Bit 9 + 10 i to bit 64 - fields + i: the other products land below or above.
+    let gather = (0..fields).fold(0u64, |a, j| a | 1 << (64 - fields - 9 - 9 * j));
+    let open = (multi.wrapping_mul(gather) >> (64 - fields)) as u16;
+    let wide = (multi >> 9) * 0x1ff;
+    let fold = |mut v: u64| {
+        if fields > 3 {
+            v |= v >> 30;
+        }
+        ((v | v >> 10 | v >> 20) & 0x1ff) as u16
+    };
+    (open, fold(x & !wide), fold(x & wide))
+}
+
+/// The open cells (more than one value) of the unit of `key`, the values of its other cells,
+/// and those of its open cells.
+#[inline]
+fn shape(key: u128) -> (u16, u16, u16) {
+    let (open_lo, solved_lo, values_lo) = shape_half(key as u64, 6);
+    let (open_hi, solved_hi, values_hi) = shape_half((key >> 64) as u64, 3);
+    (
+        open_lo | open_hi << 6,
+        solved_lo | solved_hi,
+        values_lo | values_hi,
+    )
 }
 
 /// [`apply`] with the default profile, for the units of `todo`. A unit's result then depends
@@ -256,7 +301,7 @@ fn apply_fast(s: &mut State, todo: u32, table: &mut [u128], stats: &mut Stats) -
         if changed && table[slot] == key {
             continue;
         }
-        if surely_none(&masks) {
+        if surely_none(&masks, key) {
             table[slot] = key;
             continue;
         }
@@ -454,19 +499,11 @@ fn transpose(masks: &[u16; 9]) -> [u16; 9] {
 }
 
 /// Whether [`apply_masks`] in the fast reading surely changes nothing and finds no
-/// contradiction in `masks`: on each side, no k-set is [crowded](crowded23), or none [may
+/// contradiction in `masks` (whose [key](key_of) is `key`): on each side, no k-set is [crowded](crowded23), or none [may
 /// act](may_act). `false` when the search may act.
 #[inline]
-fn surely_none(masks: &[u16; 9]) -> bool {
-    let mut open = 0u16;
-    let mut solved_values = 0u16;
-    let mut open_values = 0u16;
-    for (k, &m) in masks.iter().enumerate() {
-        let multi = u16::from(m & m.wrapping_sub(1) != 0);
-        open |= multi << k;
-        solved_values |= m & multi.wrapping_sub(1);
-        open_values |= m & multi.wrapping_neg();
-    }
+fn surely_none(masks: &[u16; 9], key: u128) -> bool {
+    let (open, solved_values, open_values) = shape(key);
     let n_open = open.count_ones() as usize;
     if n_open < 3 {
         return true;
@@ -773,7 +810,7 @@ mod tests {
                 &mut stats,
                 &masks,
             );
-            if surely_none(&masks) {
+            if surely_none(&masks, key_of(&masks).0) {
                 assert_eq!(got, Ok(false), "{masks:?}");
                 assert_eq!(stats, Stats::default(), "{masks:?}");
                 assert_eq!(g, before, "{masks:?}");
@@ -786,6 +823,35 @@ mod tests {
             none > 10_000 && maybe > 10_000,
             "{none} none, {maybe} maybe"
         );
+    }
+
+    /// `shape` reads the key as a loop over the masks does, empty masks included.
+    #[test]
+    fn shape_matches_a_loop_over_the_masks() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..100_000 {
+            let mut masks = [0u16; 9];
+            for m in masks.iter_mut() {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                *m = match x >> 60 {
+                    0 => 0,
+                    1..=4 => 1 << (x >> 20) % 9,
+                    _ => x as u16 & 0x1ff,
+                };
+            }
+            let (mut open, mut solved, mut values) = (0u16, 0u16, 0u16);
+            for (k, &m) in masks.iter().enumerate() {
+                if m.count_ones() > 1 {
+                    open |= 1 << k;
+                    values |= m;
+                } else {
+                    solved |= m;
+                }
+            }
+            assert_eq!(shape(key_of(&masks).0), (open, solved, values), "{masks:?}");
+        }
     }
 
     /// The fast reading's constant tables are the sizes the default profile asks for, up to half
