@@ -220,7 +220,7 @@ fn unit_masks(s: &State, unit: Unit) -> [u16; 9] {
     masks
 }
 
-/// A unit's nine masks as a key of [`NO_SUBSET`], and its slot there: masks 0..6 in the 10-bit
+/// A unit's nine masks as a key of [`NO_SUBSET`], and its set there: masks 0..6 in the 10-bit
 /// fields of the low half, masks 6..9 in those of the high half, bit 9 of each field clear (so
 /// that [`shape`] can work on all fields at once).
 #[inline]
@@ -279,7 +279,7 @@ fn shape(key: u128) -> (u16, u16, u16) {
 /// searches find nothing, and the same unit contents recur from branch test to branch test).
 /// Every unit is looked up before any is searched, so that the look-ups' cache misses overlap;
 /// after a change, the units still to come are read again.
-fn apply_fast(s: &mut State, todo: u32, table: &mut [u128], stats: &mut Stats) -> Step {
+fn apply_fast(s: &mut State, todo: u32, table: &mut Table, stats: &mut Stats) -> Step {
     let mut known = 0u32;
     let mut rest = todo;
     while rest != 0 {
@@ -287,7 +287,7 @@ fn apply_fast(s: &mut State, todo: u32, table: &mut [u128], stats: &mut Stats) -
         rest &= rest - 1;
         let Some(unit) = Unit::new(u) else { continue };
         let (key, slot) = key_of(&unit_masks(s, unit));
-        known |= u32::from(table[slot % table.len()] == key) << u;
+        known |= u32::from(holds(table, slot, key)) << u;
     }
     let mut changed = false;
     let mut rest = todo & !known;
@@ -297,12 +297,11 @@ fn apply_fast(s: &mut State, todo: u32, table: &mut [u128], stats: &mut Stats) -
         let Some(unit) = Unit::new(u) else { continue };
         let masks = unit_masks(s, unit);
         let (key, slot) = key_of(&masks);
-        let slot = slot % table.len();
-        if changed && table[slot] == key {
+        if changed && holds(table, slot, key) {
             continue;
         }
         if surely_none(&masks, key) {
-            table[slot] = key;
+            remember(table, slot, key);
             continue;
         }
         if apply_masks(s, unit, true, &FAST_NAKED, &FAST_HIDDEN, stats, &masks)? {
@@ -316,7 +315,7 @@ fn apply_fast(s: &mut State, todo: u32, table: &mut [u128], stats: &mut Stats) -
             rest |= todo & known & !((2u32 << u) - 1);
             known = 0;
         } else {
-            table[slot] = key;
+            remember(table, slot, key);
         }
     }
     Ok(changed)
@@ -333,15 +332,32 @@ fn apply_unit(
     apply_masks(s, unit, false, naked, hidden, stats, &masks)
 }
 
-/// Size (log2) of the per-thread table of units without a subset: 8,192 entries, 128 KiB
-/// (measured best on forum-hardest among 4 Ki, 8 Ki, 16 Ki and 64 Ki).
-const NO_SUBSET_BITS: u32 = 13;
+/// Size (log2) of the per-thread table of units without a subset in sets of two: 8,192
+/// entries, 128 KiB (measured best on forum-hardest among 4 Ki, 8 Ki, 16 Ki and 64 Ki entries,
+/// direct-mapped).
+const NO_SUBSET_BITS: u32 = 12;
+const NO_SUBSET_LEN: usize = 2 << NO_SUBSET_BITS;
+type Table = [u128; NO_SUBSET_LEN];
 
 thread_local! {
-    /// Units (their nine masks, 81 bits) known to hold no subset under the default profile, in a
-    /// direct-mapped table; `u128::MAX` is no unit.
-    static NO_SUBSET: RefCell<Box<[u128]>> =
-        RefCell::new(vec![u128::MAX; 1 << NO_SUBSET_BITS].into_boxed_slice());
+    /// Units (their [keys](key_of)) known to hold no subset under the default profile, in a
+    /// two-way set-associative table, the newest first in its set; `u128::MAX` is no unit.
+    static NO_SUBSET: RefCell<Box<Table>> = RefCell::new(Box::new([u128::MAX; NO_SUBSET_LEN]));
+}
+
+/// Whether set `set` of `table` holds `key`.
+#[inline(always)]
+fn holds(table: &Table, set: usize, key: u128) -> bool {
+    let i = 2 * set % NO_SUBSET_LEN;
+    (table[i] == key) | (table[i | 1] == key)
+}
+
+/// Puts `key` first in set `set` of `table`, its older entry second.
+#[inline(always)]
+fn remember(table: &mut Table, set: usize, key: u128) {
+    let i = 2 * set % NO_SUBSET_LEN;
+    table[i | 1] = table[i];
+    table[i] = key;
 }
 
 /// For a 9-bit mask `m`, the k-sets (k = 2, 3) of the nine bits that hold `m`, as bits of a
@@ -678,7 +694,7 @@ mod tests {
     use crate::propagate::{propagate, tests::grid, Outcome, ALL_UNITS};
 
     /// One subset pass of the default profile over every unit of `g`, with `table`.
-    fn one_pass(mut g: Grid, table: &mut [u128]) -> (Grid, Stats, Step) {
+    fn one_pass(mut g: Grid, table: &mut Table) -> (Grid, Stats, Step) {
         let mut stats = Stats::default();
         let mut s = State::in_place(&mut g);
         let step = apply_fast(&mut s, ALL_UNITS, table, &mut stats);
@@ -702,10 +718,10 @@ mod tests {
             if propagate(&mut g, &Profile::SINGLES) != Outcome::Open {
                 continue;
             }
-            let mut cold = vec![u128::MAX; 1 << NO_SUBSET_BITS];
+            let mut cold = Box::new([u128::MAX; NO_SUBSET_LEN]);
             let expected = one_pass(g, &mut cold);
             // Every unit that holds no subset as it stands, known in advance.
-            let mut warm = vec![u128::MAX; 1 << NO_SUBSET_BITS];
+            let mut warm = Box::new([u128::MAX; NO_SUBSET_LEN]);
             for unit in Unit::all() {
                 let mut copy = g;
                 let mut s = State::in_place(&mut copy);
@@ -721,7 +737,7 @@ mod tests {
                     &mut stats,
                     &masks,
                 ) {
-                    warm[slot] = key;
+                    remember(&mut warm, slot, key);
                 }
             }
             let got = one_pass(g, &mut warm);
