@@ -489,28 +489,35 @@ fn may_act(masks: &[u16; 9], scope: u16, missing: u16, mut crowded: u128, sets: 
     false
 }
 
-/// The places of each value among the nine cells of `masks` (a bit-matrix transpose).
+/// The places of each value among the nine cells of the unit of `key` (a bit-matrix
+/// transpose).
 #[inline]
-fn transpose(masks: &[u16; 9]) -> [u16; 9] {
+fn transpose(key: u128) -> [u16; 9] {
+    let (low, high) = (key as u64, (key >> 64) as u64);
+    // The low eight bits of cells 0..8 as bytes, fields 10 bits apart brought 8 apart.
+    const EVEN: u64 = 0xff | 0xff << 20 | 0xff << 40;
+    let x = low & EVEN | (low >> 2) & (EVEN << 8);
+    let x = x & 0xffff | (x >> 4) & (0xffff << 16) | (x >> 8) & (0xffff << 32);
+    let mut lo = x | (high & 0xff) << 48 | (high >> 10 & 0xff) << 56;
     // Cells 0..8 and values 0..8 as an 8x8 matrix of bytes, transposed in three swaps.
-    let (mut lo, mut hi) = (0u64, 0u64);
-    for (k, &m) in masks[..8].iter().enumerate() {
-        lo |= u64::from(m & 0xff) << (8 * k);
-        hi |= u64::from(m >> 8 & 1) << (8 * k);
-    }
     let t = (lo ^ (lo >> 7)) & 0x00AA_00AA_00AA_00AA;
     lo ^= t ^ (t << 7);
     let t = (lo ^ (lo >> 14)) & 0x0000_CCCC_0000_CCCC;
     lo ^= t ^ (t << 14);
     let t = (lo ^ (lo >> 28)) & 0x0000_0000_F0F0_F0F0;
     lo ^= t ^ (t << 28);
-    let m8 = masks[8];
+    let m8 = (high >> 20) as u16 & 0x1ff;
     let mut out = [0u16; 9];
     for (d, p) in out[..8].iter_mut().enumerate() {
         *p = (lo >> (8 * d)) as u16 & 0xff | (m8 >> d & 1) << 8;
     }
-    // Value 8 among cells 0..8: bit 0 of byte k to bit k, as in `Grid::intersect`.
-    out[8] = (hi.wrapping_mul(0x0102_0408_1020_4080) >> 56) as u16 | (m8 >> 8 & 1) << 8;
+    // Value 8: bit 8 + 10 i to bit 64 - n + i for the n fields of each half (the other
+    // products land below, or above 64).
+    let ones = |n: u32| (0..n).fold(0u64, |a, i| a | 1 << (10 * i));
+    let gather = |n: u32| (0..n).fold(0u64, |a, j| a | 1 << (64 - n - 9 * j));
+    let cells_0_6 = ((low >> 8) & ones(6)).wrapping_mul(gather(6)) >> 58;
+    let cells_6_9 = ((high >> 8) & ones(3)).wrapping_mul(gather(3)) >> 61;
+    out[8] = (cells_0_6 | cells_6_9 << 6) as u16;
     out
 }
 
@@ -547,7 +554,7 @@ fn surely_none(masks: &[u16; 9], key: u128) -> bool {
     if want.max < 2 {
         return true;
     }
-    let places = transpose(masks);
+    let places = transpose(key);
     let unsolved = !solved_values & 0x1ff;
     let small = small_cells(&places, unsolved, want.max);
     let crowded = crowded23(&places, small, want.max);
@@ -867,6 +874,28 @@ mod tests {
                 }
             }
             assert_eq!(shape(key_of(&masks).0), (open, solved, values), "{masks:?}");
+        }
+    }
+
+    /// `transpose` gives the places of each value.
+    #[test]
+    fn transpose_gives_the_places() {
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..100_000 {
+            let mut masks = [0u16; 9];
+            for m in masks.iter_mut() {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                *m = x as u16 & 0x1ff;
+            }
+            let mut places = [0u16; 9];
+            for (d, p) in places.iter_mut().enumerate() {
+                for (k, &m) in masks.iter().enumerate() {
+                    *p |= (m >> d & 1) << k;
+                }
+            }
+            assert_eq!(transpose(key_of(&masks).0), places, "{masks:?}");
         }
     }
 
