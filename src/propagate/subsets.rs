@@ -287,7 +287,7 @@ fn apply_fast(s: &mut State, todo: u32, table: &mut Table, stats: &mut Stats) ->
         rest &= rest - 1;
         let Some(unit) = Unit::new(u) else { continue };
         let (key, slot) = key_of(&unit_masks(s, unit));
-        known |= u32::from(holds(table, slot, key)) << u;
+        known |= u32::from(look_up(table, slot, key)) << u;
     }
     let mut changed = false;
     let mut rest = todo & !known;
@@ -350,6 +350,21 @@ thread_local! {
 fn holds(table: &Table, set: usize, key: u128) -> bool {
     let i = 2 * set % NO_SUBSET_LEN;
     (table[i] == key) | (table[i | 1] == key)
+}
+
+/// Whether set `set` of `table` holds `key`, which then goes first in it.
+#[inline(always)]
+fn look_up(table: &mut Table, set: usize, key: u128) -> bool {
+    let i = 2 * set % NO_SUBSET_LEN;
+    if table[i] == key {
+        return true;
+    }
+    if table[i | 1] == key {
+        table[i | 1] = table[i];
+        table[i] = key;
+        return true;
+    }
+    false
 }
 
 /// Puts `key` first in set `set` of `table`, its older entry second.
