@@ -5,6 +5,11 @@
 //! masks together hold `k` bits (fewer is a contradiction). All sizes are found in a single
 //! depth-first pass with nested loops, pruned as soon as the union grows past the largest size
 //! searched; the per-unit set-up is free of data-dependent branches.
+//!
+//! With the default profile, a unit missing from the table of units known to hold no subset is
+//! first checked for all pairs, triples and quads of bits at once (bit-sliced counts of the items
+//! each one holds, from tables), and the search runs only where a subset may act (about one unit
+//! in ten).
 
 use super::{Contradiction, State, Stats, Step};
 use crate::grid::Unit;
@@ -220,13 +225,58 @@ fn unit_masks(s: &State, unit: Unit) -> [u16; 9] {
     masks
 }
 
-/// A unit's nine masks as a key of [`NO_SUBSET`], and its slot there.
+/// A unit's nine masks as a key of [`NO_SUBSET`], and its set there: masks 0..6 in the 10-bit
+/// fields of the low half, masks 6..9 in those of the high half, bit 9 of each field clear (so
+/// that [`shape`] can work on all fields at once).
 #[inline]
 fn key_of(masks: &[u16; 9]) -> (u128, usize) {
-    let key = masks.iter().fold(0u128, |k, &m| k << 9 | u128::from(m));
-    let slot = ((key as u64 ^ (key >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
-        >> (64 - NO_SUBSET_BITS)) as usize;
-    (key, slot)
+    let lo = masks[..6]
+        .iter()
+        .rev()
+        .fold(0u64, |k, &m| k << 10 | u64::from(m));
+    let hi = masks[6..]
+        .iter()
+        .rev()
+        .fold(0u64, |k, &m| k << 10 | u64::from(m));
+    let slot = ((lo ^ hi).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - NO_SUBSET_BITS)) as usize;
+    (u128::from(hi) << 64 | u128::from(lo), slot)
+}
+
+/// For `fields` 10-bit fields of `x` (9-bit masks, bit 9 clear): the fields with more than one
+/// bit (as bits `0..fields`), and the unions of the others' masks and of theirs, all fields at
+/// once.
+#[inline(always)]
+fn shape_half(x: u64, fields: u32) -> (u16, u16, u16) {
+    let one = (0..fields).fold(0u64, |a, i| a | 1 << (10 * i));
+    let low = one * 0x1ff;
+    let guard = one * 0x200;
+    // m & (m - 1) in each field: the guard bit, set, stops the borrow of an empty one.
+    let z = x & ((x | guard) - one);
+    let multi = (z + low) & guard;
+    // Bit 9 + 10 i to bit 64 - fields + i: the other products land below or above.
+    let gather = (0..fields).fold(0u64, |a, j| a | 1 << (64 - fields - 9 - 9 * j));
+    let open = (multi.wrapping_mul(gather) >> (64 - fields)) as u16;
+    let wide = (multi >> 9) * 0x1ff;
+    let fold = |mut v: u64| {
+        if fields > 3 {
+            v |= v >> 30;
+        }
+        ((v | v >> 10 | v >> 20) & 0x1ff) as u16
+    };
+    (open, fold(x & !wide), fold(x & wide))
+}
+
+/// The open cells (more than one value) of the unit of `key`, the values of its other cells,
+/// and those of its open cells.
+#[inline]
+fn shape(key: u128) -> (u16, u16, u16) {
+    let (open_lo, solved_lo, values_lo) = shape_half(key as u64, 6);
+    let (open_hi, solved_hi, values_hi) = shape_half((key >> 64) as u64, 3);
+    (
+        open_lo | open_hi << 6,
+        solved_lo | solved_hi,
+        values_lo | values_hi,
+    )
 }
 
 /// [`apply`] with the default profile, for the units of `todo`. A unit's result then depends
@@ -234,7 +284,7 @@ fn key_of(masks: &[u16; 9]) -> (u128, usize) {
 /// searches find nothing, and the same unit contents recur from branch test to branch test).
 /// Every unit is looked up before any is searched, so that the look-ups' cache misses overlap;
 /// after a change, the units still to come are read again.
-fn apply_fast(s: &mut State, todo: u32, table: &mut [u128], stats: &mut Stats) -> Step {
+fn apply_fast(s: &mut State, todo: u32, table: &mut Table, stats: &mut Stats) -> Step {
     let mut known = 0u32;
     let mut rest = todo;
     while rest != 0 {
@@ -242,7 +292,7 @@ fn apply_fast(s: &mut State, todo: u32, table: &mut [u128], stats: &mut Stats) -
         rest &= rest - 1;
         let Some(unit) = Unit::new(u) else { continue };
         let (key, slot) = key_of(&unit_masks(s, unit));
-        known |= u32::from(table[slot % table.len()] == key) << u;
+        known |= u32::from(look_up(table, slot, key)) << u;
     }
     let mut changed = false;
     let mut rest = todo & !known;
@@ -252,8 +302,11 @@ fn apply_fast(s: &mut State, todo: u32, table: &mut [u128], stats: &mut Stats) -
         let Some(unit) = Unit::new(u) else { continue };
         let masks = unit_masks(s, unit);
         let (key, slot) = key_of(&masks);
-        let slot = slot % table.len();
-        if changed && table[slot] == key {
+        if changed && holds(table, slot, key) {
+            continue;
+        }
+        if surely_none(&masks, key) {
+            remember(table, slot, key);
             continue;
         }
         if apply_masks(s, unit, true, &FAST_NAKED, &FAST_HIDDEN, stats, &masks)? {
@@ -267,7 +320,7 @@ fn apply_fast(s: &mut State, todo: u32, table: &mut [u128], stats: &mut Stats) -
             rest |= todo & known & !((2u32 << u) - 1);
             known = 0;
         } else {
-            table[slot] = key;
+            remember(table, slot, key);
         }
     }
     Ok(changed)
@@ -284,15 +337,262 @@ fn apply_unit(
     apply_masks(s, unit, false, naked, hidden, stats, &masks)
 }
 
-/// Size (log2) of the per-thread table of units without a subset: 8,192 entries, 128 KiB
-/// (measured best on forum-hardest among 4 Ki, 8 Ki, 16 Ki and 64 Ki).
-const NO_SUBSET_BITS: u32 = 13;
+/// Size (log2) of the per-thread table of units without a subset in sets of two: 8,192
+/// entries, 128 KiB (measured best on forum-hardest among 4 Ki, 8 Ki, 16 Ki and 64 Ki entries,
+/// direct-mapped).
+const NO_SUBSET_BITS: u32 = 12;
+const NO_SUBSET_LEN: usize = 2 << NO_SUBSET_BITS;
+type Table = [u128; NO_SUBSET_LEN];
 
 thread_local! {
-    /// Units (their nine masks, 81 bits) known to hold no subset under the default profile, in a
-    /// direct-mapped table; `u128::MAX` is no unit.
-    static NO_SUBSET: RefCell<Box<[u128]>> =
-        RefCell::new(vec![u128::MAX; 1 << NO_SUBSET_BITS].into_boxed_slice());
+    /// Units (their [keys](key_of)) known to hold no subset under the default profile, in a
+    /// two-way set-associative table, the newest first in its set; `u128::MAX` is no unit.
+    static NO_SUBSET: RefCell<Box<Table>> = RefCell::new(Box::new([u128::MAX; NO_SUBSET_LEN]));
+}
+
+/// Whether set `set` of `table` holds `key`.
+#[inline(always)]
+fn holds(table: &Table, set: usize, key: u128) -> bool {
+    let i = 2 * set % NO_SUBSET_LEN;
+    (table[i] == key) | (table[i | 1] == key)
+}
+
+/// Whether set `set` of `table` holds `key`, which then goes first in it.
+#[inline(always)]
+fn look_up(table: &mut Table, set: usize, key: u128) -> bool {
+    let i = 2 * set % NO_SUBSET_LEN;
+    if table[i] == key {
+        return true;
+    }
+    if table[i | 1] == key {
+        table[i | 1] = table[i];
+        table[i] = key;
+        return true;
+    }
+    false
+}
+
+/// Puts `key` first in set `set` of `table`, its older entry second.
+#[inline(always)]
+fn remember(table: &mut Table, set: usize, key: u128) {
+    let i = 2 * set % NO_SUBSET_LEN;
+    table[i | 1] = table[i];
+    table[i] = key;
+}
+
+/// For a 9-bit mask `m`, the k-sets (k = 2, 3) of the nine bits that hold `m`, as bits of a
+/// `u128`: the 36 pairs at bits 0..36 ([`PAIRS`]), then the 84 triples ([`TRIPLES`]), each kind
+/// in increasing order of mask ([`KSETS23`] lists them).
+static IN23: [u128; 512] = holding(&KSETS23);
+/// The same for the 126 quads ([`KSETS4`]).
+static IN4: [u128; 512] = holding(&KSETS4);
+static KSETS23: [u16; 120] = ksets(&[2, 3]);
+static KSETS4: [u16; 126] = ksets(&[4]);
+const PAIRS: u128 = (1 << 36) - 1;
+const TRIPLES: u128 = ((1 << 84) - 1) << 36;
+
+/// The 9-bit masks with a bit count in `sizes`, by size, then in increasing order.
+const fn ksets<const N: usize>(sizes: &[u32]) -> [u16; N] {
+    let mut out = [0u16; N];
+    let mut n = 0;
+    let mut i = 0;
+    while i < sizes.len() {
+        let mut set: u32 = 0;
+        while set < 512 {
+            if set.count_ones() == sizes[i] {
+                out[n] = set as u16;
+                n += 1;
+            }
+            set += 1;
+        }
+        i += 1;
+    }
+    out
+}
+
+/// For each 9-bit mask, the sets of `sets` that hold it, as bits.
+const fn holding<const N: usize>(sets: &[u16; N]) -> [u128; 512] {
+    let mut out = [0u128; 512];
+    let mut m = 0;
+    while m < 512 {
+        let mut bit = 0;
+        while bit < N {
+            if m & !sets[bit] == 0 {
+                out[m as usize] |= 1 << bit;
+            }
+            bit += 1;
+        }
+        m += 1;
+    }
+    out
+}
+
+/// The k-sets `U` of bits (2 <= `k` <= `max`, `max` <= 3) that hold at least `k` of the items
+/// `sel` of `masks`, as bits in the order of [`KSETS23`]: some `k` items have at most `k` bits
+/// between them if and only if one is found. Counted for all k-sets at once.
+#[inline(always)]
+fn crowded23(masks: &[u16; 9], sel: u16, max: u32) -> u128 {
+    if sel.count_ones() < 2 {
+        return 0;
+    }
+    let mut rest = sel;
+    if max < 3 {
+        // Pairs only: the low half of the table; at least one, two items.
+        let (mut c1, mut c2) = (0u64, 0u64);
+        while rest != 0 {
+            let k = rest.trailing_zeros() as usize % 9;
+            rest &= rest - 1;
+            let t = IN23[usize::from(masks[k]) % 512] as u64;
+            c2 |= c1 & t;
+            c1 |= t;
+        }
+        return u128::from(c2) & PAIRS;
+    }
+    let (mut c1, mut c2, mut c3) = (0u128, 0u128, 0u128);
+    while rest != 0 {
+        let k = rest.trailing_zeros() as usize % 9;
+        rest &= rest - 1;
+        let t = IN23[usize::from(masks[k]) % 512];
+        c3 |= c2 & t;
+        c2 |= c1 & t;
+        c1 |= t;
+    }
+    c2 & PAIRS | c3 & TRIPLES
+}
+
+/// [`crowded23`] for quads ([`KSETS4`]).
+#[inline(always)]
+fn crowded4(masks: &[u16; 9], sel: u16) -> u128 {
+    if sel.count_ones() < 4 {
+        return 0;
+    }
+    let (mut c1, mut c2, mut c3, mut c4) = (0u128, 0u128, 0u128, 0u128);
+    let mut rest = sel;
+    while rest != 0 {
+        let k = rest.trailing_zeros() as usize % 9;
+        rest &= rest - 1;
+        let t = IN4[usize::from(masks[k]) % 512];
+        c4 |= c3 & t;
+        c3 |= c2 & t;
+        c2 |= c1 & t;
+        c1 |= t;
+    }
+    c4
+}
+
+/// Whether some crowded k-set (bits of `crowded`, listed by `sets`) may make the search act:
+/// it holds more than `k` elements of `scope` in `masks`, or meets one without holding it, or
+/// meets `missing` (bits in no element of `scope`). Otherwise every `k` items with at most `k`
+/// bits between them hold exactly such a set, which no other element meets: nothing to remove
+/// and no contradiction (a union of fewer than `k` bits would leave some crowded set that
+/// holds it with a bit that is missing, or in another element).
+#[inline(never)]
+fn may_act(masks: &[u16; 9], scope: u16, missing: u16, mut crowded: u128, sets: &[u16]) -> bool {
+    while crowded != 0 {
+        let u = sets[crowded.trailing_zeros() as usize % sets.len()];
+        crowded &= crowded - 1;
+        if u & missing != 0 {
+            return true;
+        }
+        let (mut inside, mut partial) = (0u32, 0u16);
+        let mut rest = scope;
+        while rest != 0 {
+            let m = masks[rest.trailing_zeros() as usize % 9];
+            rest &= rest - 1;
+            inside += u32::from(m & !u == 0);
+            partial |= m & u & 0u16.wrapping_sub(u16::from(m & !u != 0));
+        }
+        if partial != 0 || inside > u.count_ones() {
+            return true;
+        }
+    }
+    false
+}
+
+/// The places of each value among the nine cells of the unit of `key` (a bit-matrix
+/// transpose).
+#[inline]
+fn transpose(key: u128) -> [u16; 9] {
+    let (low, high) = (key as u64, (key >> 64) as u64);
+    // The low eight bits of cells 0..8 as bytes, fields 10 bits apart brought 8 apart.
+    const EVEN: u64 = 0xff | 0xff << 20 | 0xff << 40;
+    let x = low & EVEN | (low >> 2) & (EVEN << 8);
+    let x = x & 0xffff | (x >> 4) & (0xffff << 16) | (x >> 8) & (0xffff << 32);
+    let mut lo = x | (high & 0xff) << 48 | (high >> 10 & 0xff) << 56;
+    // Cells 0..8 and values 0..8 as an 8x8 matrix of bytes, transposed in three swaps.
+    let t = (lo ^ (lo >> 7)) & 0x00AA_00AA_00AA_00AA;
+    lo ^= t ^ (t << 7);
+    let t = (lo ^ (lo >> 14)) & 0x0000_CCCC_0000_CCCC;
+    lo ^= t ^ (t << 14);
+    let t = (lo ^ (lo >> 28)) & 0x0000_0000_F0F0_F0F0;
+    lo ^= t ^ (t << 28);
+    let m8 = (high >> 20) as u16 & 0x1ff;
+    let mut out = [0u16; 9];
+    for (d, p) in out[..8].iter_mut().enumerate() {
+        *p = (lo >> (8 * d)) as u16 & 0xff | (m8 >> d & 1) << 8;
+    }
+    // Value 8: bit 8 + 10 i to bit 64 - n + i for the n fields of each half (the other
+    // products land below, or above 64).
+    let ones = |n: u32| (0..n).fold(0u64, |a, i| a | 1 << (10 * i));
+    let gather = |n: u32| (0..n).fold(0u64, |a, j| a | 1 << (64 - n - 9 * j));
+    let cells_0_6 = ((low >> 8) & ones(6)).wrapping_mul(gather(6)) >> 58;
+    let cells_6_9 = ((high >> 8) & ones(3)).wrapping_mul(gather(3)) >> 61;
+    out[8] = (cells_0_6 | cells_6_9 << 6) as u16;
+    out
+}
+
+/// Whether [`apply_masks`] in the fast reading surely changes nothing and finds no
+/// contradiction in `masks` (whose [key](key_of) is `key`): on each side, no k-set is
+/// [crowded](crowded23), or none [may act](may_act). `false` when the search may act.
+#[inline]
+fn surely_none(masks: &[u16; 9], key: u128) -> bool {
+    let (open, solved_values, open_values) = shape(key);
+    let n_open = open.count_ones() as usize;
+    if n_open < 3 {
+        return true;
+    }
+    // Naked: items are the open cells with few values.
+    let want = FAST_NAKED[n_open];
+    if want.max >= 2 {
+        let small = small_cells(masks, open, want.max);
+        let missing = !open_values & 0x1ff;
+        let crowded = crowded23(masks, small, want.max);
+        if crowded != 0 && may_act(masks, open, missing, crowded, &KSETS23) {
+            return false;
+        }
+        if want.max >= 4 {
+            let crowded = crowded4(masks, small);
+            if crowded != 0 && may_act(masks, open, missing, crowded, &KSETS4) {
+                return false;
+            }
+        }
+    }
+    // Hidden: items are the unsolved values with few places, all in open cells (a solved cell
+    // holds only its solved value). Values without a place count as items here (the search
+    // leaves them out), which can only answer `false`.
+    let want = FAST_HIDDEN[n_open];
+    if want.max < 2 {
+        return true;
+    }
+    let places = transpose(key);
+    let unsolved = !solved_values & 0x1ff;
+    let small = small_cells(&places, unsolved, want.max);
+    let crowded = crowded23(&places, small, want.max);
+    let crowded4 = if want.max >= 4 {
+        crowded4(&places, small)
+    } else {
+        0
+    };
+    if crowded | crowded4 == 0 {
+        return true;
+    }
+    // A solved value left in an open cell could be removed: not looked at here.
+    if open_values & solved_values != 0 {
+        return false;
+    }
+    let missing = !open & 0x1ff;
+    !(may_act(&places, unsolved, missing, crowded, &KSETS23)
+        || may_act(&places, unsolved, missing, crowded4, &KSETS4))
 }
 
 /// [`apply_unit`] on the unit's masks, read already.
@@ -421,7 +721,7 @@ mod tests {
     use crate::propagate::{propagate, tests::grid, Outcome, ALL_UNITS};
 
     /// One subset pass of the default profile over every unit of `g`, with `table`.
-    fn one_pass(mut g: Grid, table: &mut [u128]) -> (Grid, Stats, Step) {
+    fn one_pass(mut g: Grid, table: &mut Table) -> (Grid, Stats, Step) {
         let mut stats = Stats::default();
         let mut s = State::in_place(&mut g);
         let step = apply_fast(&mut s, ALL_UNITS, table, &mut stats);
@@ -445,10 +745,10 @@ mod tests {
             if propagate(&mut g, &Profile::SINGLES) != Outcome::Open {
                 continue;
             }
-            let mut cold = vec![u128::MAX; 1 << NO_SUBSET_BITS];
+            let mut cold = Box::new([u128::MAX; NO_SUBSET_LEN]);
             let expected = one_pass(g, &mut cold);
             // Every unit that holds no subset as it stands, known in advance.
-            let mut warm = vec![u128::MAX; 1 << NO_SUBSET_BITS];
+            let mut warm = Box::new([u128::MAX; NO_SUBSET_LEN]);
             for unit in Unit::all() {
                 let mut copy = g;
                 let mut s = State::in_place(&mut copy);
@@ -464,7 +764,7 @@ mod tests {
                     &mut stats,
                     &masks,
                 ) {
-                    warm[slot] = key;
+                    remember(&mut warm, slot, key);
                 }
             }
             let got = one_pass(g, &mut warm);
@@ -478,6 +778,145 @@ mod tests {
             passes > 100 && found > 50,
             "{passes} passes, {found} with a subset"
         );
+    }
+
+    /// When `surely_none` says so, the fast reading's search finds nothing: no removal, no
+    /// contradiction; and it says so for most random units, and not for all.
+    #[test]
+    fn surely_none_is_never_wrong() {
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let (mut none, mut maybe) = (0, 0);
+        for round in 0..200_000 {
+            let mut masks = [0u16; 9];
+            // Few values per cell, from a few of the nine, sometimes solved.
+            let pool = (next() | next()) as u16 & 0x1ff;
+            for m in masks.iter_mut() {
+                let r = next();
+                let bits = (r as u16 | (r >> 9) as u16 & (r >> 18) as u16) & pool;
+                *m = if r >> 40 & 7 == 0 || bits == 0 {
+                    1 << ((r >> 50) % 9)
+                } else {
+                    bits
+                };
+            }
+            if round % 3 != 0 {
+                // Clean: solved values out of the open cells.
+                let solved = masks
+                    .iter()
+                    .filter(|m| m.count_ones() == 1)
+                    .fold(0, |a, &m| a | m);
+                for m in masks.iter_mut().filter(|m| m.count_ones() > 1) {
+                    *m &= !solved;
+                }
+            }
+            if round % 3 == 2 {
+                // A locked set: k cells within k values, which the others lack.
+                let r = next();
+                let k = 2 + (r % 3) as usize;
+                let mut values = 0u16;
+                while (values.count_ones() as usize) < k {
+                    values |= 1 << (next() % 9);
+                }
+                let start = (r >> 8) as usize % 9;
+                for (j, m) in masks.iter_mut().enumerate() {
+                    if m.count_ones() == 1 {
+                        continue;
+                    }
+                    if (j + 9 - start) % 9 < k {
+                        let sub = values & (next() as u16 | next() as u16);
+                        *m = if sub.count_ones() >= 2 { sub } else { values };
+                    } else if *m & !values != 0 {
+                        *m &= !values;
+                    }
+                }
+            }
+            let unit = Unit::new(round % 27).unwrap_or(Unit::new(0).unwrap());
+            let mut g = Grid::empty();
+            for (&m, c) in masks.iter().zip(unit.cells()) {
+                g.cells_mut()[c.index()] = crate::grid::Candidates::from_bits(m);
+            }
+            let before = g;
+            let mut s = State::in_place(&mut g);
+            let mut stats = Stats::default();
+            let got = apply_masks(
+                &mut s,
+                unit,
+                true,
+                &FAST_NAKED,
+                &FAST_HIDDEN,
+                &mut stats,
+                &masks,
+            );
+            if surely_none(&masks, key_of(&masks).0) {
+                assert_eq!(got, Ok(false), "{masks:?}");
+                assert_eq!(stats, Stats::default(), "{masks:?}");
+                assert_eq!(g, before, "{masks:?}");
+                none += 1;
+            } else {
+                maybe += 1;
+            }
+        }
+        assert!(
+            none > 10_000 && maybe > 10_000,
+            "{none} none, {maybe} maybe"
+        );
+    }
+
+    /// `shape` reads the key as a loop over the masks does, empty masks included.
+    #[test]
+    fn shape_matches_a_loop_over_the_masks() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..100_000 {
+            let mut masks = [0u16; 9];
+            for m in masks.iter_mut() {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                *m = match x >> 60 {
+                    0 => 0,
+                    1..=4 => 1 << ((x >> 20) % 9),
+                    _ => x as u16 & 0x1ff,
+                };
+            }
+            let (mut open, mut solved, mut values) = (0u16, 0u16, 0u16);
+            for (k, &m) in masks.iter().enumerate() {
+                if m.count_ones() > 1 {
+                    open |= 1 << k;
+                    values |= m;
+                } else {
+                    solved |= m;
+                }
+            }
+            assert_eq!(shape(key_of(&masks).0), (open, solved, values), "{masks:?}");
+        }
+    }
+
+    /// `transpose` gives the places of each value.
+    #[test]
+    fn transpose_gives_the_places() {
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..100_000 {
+            let mut masks = [0u16; 9];
+            for m in masks.iter_mut() {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                *m = x as u16 & 0x1ff;
+            }
+            let mut places = [0u16; 9];
+            for (d, p) in places.iter_mut().enumerate() {
+                for (k, &m) in masks.iter().enumerate() {
+                    *p |= (m >> d & 1) << k;
+                }
+            }
+            assert_eq!(transpose(key_of(&masks).0), places, "{masks:?}");
+        }
     }
 
     /// The fast reading's constant tables are the sizes the default profile asks for, up to half
