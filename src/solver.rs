@@ -439,7 +439,8 @@ impl State {
 
     /// The band rule for digit `d` in band `b` (see the module documentation).
     #[inline(always)]
-    fn update(&mut self, d: usize, b: usize) -> Result<(), Contradiction> {
+    /// `Ok` with the cells it placed (which it cleared from the other digits).
+    fn update(&mut self, d: usize, b: usize) -> Result<u32, Contradiction> {
         let mut x = self.cand[d][b];
         let triplets = ROW_BOXES[(x & 0x1ff) as usize] as usize
             | (ROW_BOXES[(x >> 9 & 0x1ff) as usize] as usize) << 3
@@ -449,7 +450,6 @@ impl State {
             return Err(Contradiction);
         }
         x &= keep;
-        self.cand[d][b] = x;
         self.seen[d][b] = x;
         let new = row_singles(x) & self.unsolved[b];
         self.unsolved[b] &= !new;
@@ -457,7 +457,7 @@ impl State {
             cand[b] &= !new;
         }
         self.cand[d][b] = x;
-        Ok(())
+        Ok(new)
     }
 
     /// The permutation rule on the stacks of digit `d`, whose columns are `sig`
@@ -489,17 +489,18 @@ impl State {
     fn propagate(&mut self) -> Result<(), Contradiction> {
         loop {
             loop {
-                let mut changed = false;
+                // The cells placed in this pass. Only they change digits other than the one
+                // updated; without them, every digit is at its fixpoint after the pass.
+                let mut placed = 0;
                 for d in 0..9 {
                     let (c, s) = (&self.cand[d], &self.seen[d]);
                     if (c[0] ^ s[0]) | (c[1] ^ s[1]) | (c[2] ^ s[2]) == 0 {
                         continue;
                     }
-                    changed = true;
                     loop {
                         for b in 0..3 {
                             if self.cand[d][b] != self.seen[d][b] {
-                                self.update(d, b)?;
+                                placed |= self.update(d, b)?;
                             }
                         }
                         let sig = column_sig(&self.cand[d]);
@@ -508,7 +509,7 @@ impl State {
                         }
                     }
                 }
-                if !changed {
+                if placed == 0 {
                     break;
                 }
             }
