@@ -203,7 +203,7 @@ static ROW_BOXES: [u8; 512] = row_boxes_table();
 static BAND_KEEP: [u32; 512] = band_keep_table();
 /// The stack rule: for the columns a digit meets in a stack, as a 9-bit set (bit
 /// `3 * band + column`), those of the permutations (band → column) they contain, each at bit
-/// `9 * band + column` (the layout of [`column_sig`]); 0 when they contain none.
+/// `9 * band + column` (the layout of a column signature, [`State::stacked`]); 0 when they contain none.
 static STACK_KEEP: [u32; 512] = stack_keep_table();
 /// A 9-bit row if it has exactly one cell, else 0.
 static SINGLE: [u16; 512] = single_table();
@@ -341,12 +341,6 @@ fn columns(b: u32) -> u32 {
     (b | b >> 9 | b >> 18) & 0x1ff
 }
 
-/// The columns a digit board meets in each band, packed: band `b` at bits `9 * b`.
-#[inline(always)]
-fn column_sig(board: &[u32; 3]) -> u32 {
-    columns(board[0]) | columns(board[1]) << 9 | columns(board[2]) << 18
-}
-
 /// A 9-bit column set repeated over the three rows of a band.
 #[inline(always)]
 fn column_cells(cols: u32) -> u32 {
@@ -363,7 +357,8 @@ struct State {
     cand: [[u32; 3]; 9],
     /// The value of `cand` at the last band update; a different value needs an update.
     seen: [[u32; 3]; 9],
-    /// `stacked[d]`: the columns of digit `d + 1` in each band ([`column_sig`]) at its last
+    /// `stacked[d]`: the columns of digit `d + 1` in each band (band `b` at bits `9 * b`, from
+    /// [`columns`]) at its last
     /// stack update. The stack rule reads only these columns and is idempotent, so while they
     /// are unchanged it would remove nothing.
     stacked: [u32; 9],
@@ -377,7 +372,8 @@ impl State {
         let mut s = State {
             cand: [[0; 3]; 9],
             seen: [[u32::MAX; 3]; 9],
-            stacked: [u32::MAX; 9],
+            // Every band of every digit is updated first (`seen`), which replaces this.
+            stacked: [0; 9],
             unsolved: [BAND; 3],
         };
         let cells = grid.cells();
@@ -461,7 +457,7 @@ impl State {
     }
 
     /// The permutation rule on the stacks of digit `d`, whose columns are `sig`
-    /// ([`column_sig`]): in each stack, the digit takes one column per band and one band per
+    /// ([`State::stacked`]): in each stack, the digit takes one column per band and one band per
     /// column. `Ok(true)` when it removed cells.
     #[inline(always)]
     fn stack_update(&mut self, d: usize, sig: u32) -> Result<bool, Contradiction> {
@@ -498,12 +494,16 @@ impl State {
                         continue;
                     }
                     loop {
+                        // The digit's columns: those of its last stack update, except in the
+                        // bands updated now (in the others, the board is the one of that
+                        // update, or of a stack update that removed no column there).
+                        let mut sig = self.stacked[d];
                         for b in 0..3 {
                             if self.cand[d][b] != self.seen[d][b] {
                                 placed |= self.update(d, b)?;
+                                sig = sig & !(0x1ff << (9 * b)) | columns(self.cand[d][b]) << (9 * b);
                             }
                         }
-                        let sig = column_sig(&self.cand[d]);
                         if sig == self.stacked[d] || !self.stack_update(d, sig)? {
                             break;
                         }
