@@ -17,7 +17,7 @@
 //!
 //! Each digit is brought to its fixpoint before the next, then naked singles are placed. The
 //! search branches on a two-candidate cell with the most unsolved peers (else a cell with the
-//! fewest candidates), copying the 228-byte state per branch; it never allocates and stops at
+//! fewest candidates), copying the 264-byte state per branch; it never allocates and stops at
 //! the cap (two solutions for [`solve`]), or at a limit: [`solve_within`] and [`count_within`]
 //! take a node budget and an optional deadline ([`SolveLimits`]; a node is one propagation of a
 //! branch; the deadline, the only clock the solver reads, is read every [`DEADLINE_EVERY`]
