@@ -17,7 +17,7 @@
 //!
 //! Each digit is brought to its fixpoint before the next, then naked singles are placed. The
 //! search branches on a two-candidate cell with the most unsolved peers (else a cell with the
-//! fewest candidates), copying the 228-byte state per branch; it never allocates and stops at
+//! fewest candidates), copying the 264-byte state per branch; it never allocates and stops at
 //! the cap (two solutions for [`solve`]), or at a limit: [`solve_within`] and [`count_within`]
 //! take a node budget and an optional deadline ([`SolveLimits`]; a node is one propagation of a
 //! branch; the deadline, the only clock the solver reads, is read every [`DEADLINE_EVERY`]
@@ -203,7 +203,7 @@ static ROW_BOXES: [u8; 512] = row_boxes_table();
 static BAND_KEEP: [u32; 512] = band_keep_table();
 /// The stack rule: for the columns a digit meets in a stack, as a 9-bit set (bit
 /// `3 * band + column`), those of the permutations (band → column) they contain, each at bit
-/// `9 * band + column` (the layout of [`column_sig`]); 0 when they contain none.
+/// `9 * band + column` (the layout of a column signature, [`State::stacked`]); 0 when they contain none.
 static STACK_KEEP: [u32; 512] = stack_keep_table();
 /// A 9-bit row if it has exactly one cell, else 0.
 static SINGLE: [u16; 512] = single_table();
@@ -341,12 +341,6 @@ fn columns(b: u32) -> u32 {
     (b | b >> 9 | b >> 18) & 0x1ff
 }
 
-/// The columns a digit board meets in each band, packed: band `b` at bits `9 * b`.
-#[inline(always)]
-fn column_sig(board: &[u32; 3]) -> u32 {
-    columns(board[0]) | columns(board[1]) << 9 | columns(board[2]) << 18
-}
-
 /// A 9-bit column set repeated over the three rows of a band.
 #[inline(always)]
 fn column_cells(cols: u32) -> u32 {
@@ -359,11 +353,13 @@ struct Contradiction;
 /// The search state: the possible cells of each digit, by band, and the unsolved cells.
 #[derive(Clone, Copy)]
 struct State {
-    /// `cand[d][b]`: the cells of band `b` where digit `d + 1` may go (placed ones included).
-    cand: [[u32; 3]; 9],
+    /// `cand[b][d]`: the cells of band `b` where digit `d + 1` may go (placed ones included).
+    /// Band-major, so that a change to every digit of a band is a vector operation.
+    cand: [[u32; 9]; 3],
     /// The value of `cand` at the last band update; a different value needs an update.
-    seen: [[u32; 3]; 9],
-    /// `stacked[d]`: the columns of digit `d + 1` in each band ([`column_sig`]) at its last
+    seen: [[u32; 9]; 3],
+    /// `stacked[d]`: the columns of digit `d + 1` in each band (band `b` at bits `9 * b`, from
+    /// [`columns`]) at its last
     /// stack update. The stack rule reads only these columns and is idempotent, so while they
     /// are unchanged it would remove nothing.
     stacked: [u32; 9],
@@ -375,9 +371,10 @@ impl State {
     /// The state of a candidate grid, its single-candidate cells placed; `None` on a clash.
     fn from_grid(grid: &Grid) -> Option<State> {
         let mut s = State {
-            cand: [[0; 3]; 9],
-            seen: [[u32::MAX; 3]; 9],
-            stacked: [u32::MAX; 9],
+            cand: [[0; 9]; 3],
+            seen: [[u32::MAX; 9]; 3],
+            // Every band of every digit is updated first (`seen`), which replaces this.
+            stacked: [0; 9],
             unsolved: [BAND; 3],
         };
         let cells = grid.cells();
@@ -394,18 +391,18 @@ impl State {
                 return None;
             }
             while bits != 0 {
-                s.cand[bits.trailing_zeros() as usize][b] |= bit;
+                s.cand[b][bits.trailing_zeros() as usize] |= bit;
                 bits &= bits - 1;
             }
         }
-        for cand in &mut s.cand {
-            for (x, f) in cand.iter_mut().zip(full) {
+        for (band, f) in s.cand.iter_mut().zip(full) {
+            for x in band {
                 *x |= f;
             }
         }
         for (i, c) in cells.iter().enumerate() {
             if let Some(d) = c.single_value() {
-                if s.cand[d.index()][i / 27] & 1 << (i % 27) == 0 {
+                if s.cand[i / 27][d.index()] & 1 << (i % 27) == 0 {
                     return None;
                 }
                 s.assign(d.index(), i);
@@ -419,11 +416,11 @@ impl State {
     #[inline(always)]
     fn assign(&mut self, d: usize, cell: usize) {
         let (b, bit) = (cell / 27, 1 << (cell % 27));
-        for cand in &mut self.cand {
-            cand[b] &= !bit;
+        for x in &mut self.cand[b] {
+            *x &= !bit;
         }
         self.clear_peers(d, cell);
-        self.cand[d][b] |= bit;
+        self.cand[b][d] |= bit;
         self.unsolved[b] &= !bit;
     }
 
@@ -431,16 +428,16 @@ impl State {
     #[inline(always)]
     fn clear_peers(&mut self, d: usize, cell: usize) {
         let peers = &PEERS[cell];
-        let own = &mut self.cand[d];
-        own[0] &= !peers[0];
-        own[1] &= !peers[1];
-        own[2] &= !peers[2];
+        self.cand[0][d] &= !peers[0];
+        self.cand[1][d] &= !peers[1];
+        self.cand[2][d] &= !peers[2];
     }
 
     /// The band rule for digit `d` in band `b` (see the module documentation).
     #[inline(always)]
-    fn update(&mut self, d: usize, b: usize) -> Result<(), Contradiction> {
-        let mut x = self.cand[d][b];
+    /// `Ok` with the cells it placed (which it cleared from the other digits).
+    fn update(&mut self, d: usize, b: usize) -> Result<u32, Contradiction> {
+        let mut x = self.cand[b][d];
         let triplets = ROW_BOXES[(x & 0x1ff) as usize] as usize
             | (ROW_BOXES[(x >> 9 & 0x1ff) as usize] as usize) << 3
             | (ROW_BOXES[(x >> 18) as usize] as usize) << 6;
@@ -449,19 +446,18 @@ impl State {
             return Err(Contradiction);
         }
         x &= keep;
-        self.cand[d][b] = x;
-        self.seen[d][b] = x;
+        self.seen[b][d] = x;
         let new = row_singles(x) & self.unsolved[b];
         self.unsolved[b] &= !new;
-        for cand in &mut self.cand {
-            cand[b] &= !new;
+        for y in &mut self.cand[b] {
+            *y &= !new;
         }
-        self.cand[d][b] = x;
-        Ok(())
+        self.cand[b][d] = x;
+        Ok(new)
     }
 
     /// The permutation rule on the stacks of digit `d`, whose columns are `sig`
-    /// ([`column_sig`]): in each stack, the digit takes one column per band and one band per
+    /// ([`State::stacked`]): in each stack, the digit takes one column per band and one band per
     /// column. `Ok(true)` when it removed cells.
     #[inline(always)]
     fn stack_update(&mut self, d: usize, sig: u32) -> Result<bool, Contradiction> {
@@ -478,10 +474,9 @@ impl State {
         }
         // A subset of `sig`: the permutations keep a subset of the columns.
         self.stacked[d] = allowed;
-        let own = &mut self.cand[d];
-        own[0] &= column_cells(allowed & 0x1ff);
-        own[1] &= column_cells(allowed >> 9 & 0x1ff);
-        own[2] &= column_cells(allowed >> 18);
+        self.cand[0][d] &= column_cells(allowed & 0x1ff);
+        self.cand[1][d] &= column_cells(allowed >> 9 & 0x1ff);
+        self.cand[2][d] &= column_cells(allowed >> 18);
         Ok(allowed != sig)
     }
 
@@ -489,26 +484,32 @@ impl State {
     fn propagate(&mut self) -> Result<(), Contradiction> {
         loop {
             loop {
-                let mut changed = false;
+                // The cells placed in this pass. Only they change digits other than the one
+                // updated; without them, every digit is at its fixpoint after the pass.
+                let mut placed = 0;
                 for d in 0..9 {
-                    let (c, s) = (&self.cand[d], &self.seen[d]);
-                    if (c[0] ^ s[0]) | (c[1] ^ s[1]) | (c[2] ^ s[2]) == 0 {
+                    let (c, s) = (&self.cand, &self.seen);
+                    if (c[0][d] ^ s[0][d]) | (c[1][d] ^ s[1][d]) | (c[2][d] ^ s[2][d]) == 0 {
                         continue;
                     }
-                    changed = true;
                     loop {
+                        // The digit's columns: those of its last stack update, except in the
+                        // bands updated now (in the others, the board is the one of that
+                        // update, or of a stack update that removed no column there).
+                        let mut sig = self.stacked[d];
                         for b in 0..3 {
-                            if self.cand[d][b] != self.seen[d][b] {
-                                self.update(d, b)?;
+                            if self.cand[b][d] != self.seen[b][d] {
+                                placed |= self.update(d, b)?;
+                                sig =
+                                    sig & !(0x1ff << (9 * b)) | columns(self.cand[b][d]) << (9 * b);
                             }
                         }
-                        let sig = column_sig(&self.cand[d]);
                         if sig == self.stacked[d] || !self.stack_update(d, sig)? {
                             break;
                         }
                     }
                 }
-                if !changed {
+                if placed == 0 {
                     break;
                 }
             }
@@ -523,9 +524,9 @@ impl State {
         let mut placed = false;
         for b in 0..3 {
             let (mut ones, mut twos) = (0, 0);
-            for cand in &self.cand {
-                twos |= ones & cand[b];
-                ones |= cand[b];
+            for &x in &self.cand[b] {
+                twos |= ones & x;
+                ones |= x;
             }
             if ones != BAND {
                 return Err(Contradiction);
@@ -537,13 +538,13 @@ impl State {
             placed = true;
             self.unsolved[b] &= !singles;
             for d in 0..9 {
-                let mut mine = singles & self.cand[d][b];
+                let mut mine = singles & self.cand[b][d];
                 while mine != 0 {
                     let i = mine.trailing_zeros() as usize;
                     let bit = 1 << i;
                     mine &= !bit;
                     // An earlier single of the same digit took this cell's last candidate.
-                    if self.cand[d][b] & bit == 0 {
+                    if self.cand[b][d] & bit == 0 {
                         return Err(Contradiction);
                     }
                     self.clear_peers(d, b * 27 + i);
@@ -560,10 +561,10 @@ impl State {
         let mut pick: Option<(usize, u32)> = None;
         for b in 0..3 {
             let (mut ones, mut twos, mut threes) = (0, 0, 0);
-            for cand in &self.cand {
-                threes |= twos & cand[b];
-                twos |= ones & cand[b];
-                ones |= cand[b];
+            for &x in &self.cand[b] {
+                threes |= twos & x;
+                twos |= ones & x;
+                ones |= x;
             }
             let mut pairs = twos & !threes & self.unsolved[b];
             while pairs != 0 {
@@ -599,8 +600,8 @@ impl State {
     fn digits(&self, cell: usize) -> u16 {
         let (b, i) = (cell / 27, cell % 27);
         let mut out = 0;
-        for (d, cand) in self.cand.iter().enumerate() {
-            out |= ((cand[b] >> i & 1) as u16) << d;
+        for (d, &x) in self.cand[b].iter().enumerate() {
+            out |= ((x >> i & 1) as u16) << d;
         }
         out
     }
@@ -608,8 +609,8 @@ impl State {
     /// The grid of a solved state.
     fn solution_grid(&self) -> Grid {
         let mut bits = [0u16; 81];
-        for (d, cand) in self.cand.iter().enumerate() {
-            for (b, &x) in cand.iter().enumerate() {
+        for (b, band) in self.cand.iter().enumerate() {
+            for (d, &x) in band.iter().enumerate() {
                 let mut x = x;
                 while x != 0 {
                     bits[b * 27 + x.trailing_zeros() as usize] |= 1 << d;
