@@ -51,9 +51,10 @@ Columns: `constraint_levels` lists the nesting levels (1 = the outermost decisio
 constraint pairs decided something; `pairs_tests` counts the level run's branch tests. `depth`
 is the depth with the configured --decisions (default: cell and constraint pairs in every
 state); `tests`, `hypotheses` and `facts` are that run's effort, the same figures `hdp chain`
-prints with the same options: a test applies one branch and propagates, a hypothesis is a test
-at depth 2 or more (a closure inside a branch), a fact is a branch established because its
-opposite led to a contradiction, at any nesting level. Defaults: --max-depth 4 and --budget
+prints with the same options: a test applies one branch and propagates (or is answered open
+without it: from an earlier open end, or with --te because the branch holds the solution), a
+hypothesis is a test at depth 2 or more (a closure inside a branch), a fact is a branch
+established because its opposite led to a contradiction, at any nesting level. Defaults: --max-depth 4 and --budget
 1000000 tests per run. With --te, `depth` is the trial-and-error depth of the literature
 (T&E(0..3)), `depth_pairs` is empty and `level` maps T&E depth 0..3 to trivial, medium, hard,
 deep.
