@@ -296,6 +296,33 @@ fn chain_and_classify_report_the_same_effort() {
             }
         }
     }
+    // With `--proof contradiction` both know the solution and skip the same top-level branches.
+    for decisions in [DecisionKinds::PAIRS, DecisionKinds::CANDIDATE] {
+        let engine = Options {
+            decisions,
+            proof: hdp::engine::Proof::Contradiction,
+            max_depth: 3,
+            ..ClassifyOptions::default().engine
+        };
+        let copts = ClassifyOptions {
+            engine,
+            ..ClassifyOptions::default()
+        };
+        for g in puzzles.iter().step_by(2) {
+            let c = classify(g, &copts);
+            let chain = Analysis::run(
+                g,
+                &Options {
+                    recording: Recording::ChainAndTree,
+                    ..engine
+                },
+            );
+            let e = (c.effort.tests, c.effort.hypotheses, c.effort.facts);
+            let k = &chain.counters;
+            assert_eq!(e, (k.tests, k.hypotheses, k.facts), "{g:?} {decisions}");
+            assert_eq!(c.depth, chain.depth);
+        }
+    }
 }
 
 /// Spec §9: a forum-hardest puzzle with no cell-pair decision left (line 10) stays unsolved with
