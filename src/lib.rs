@@ -50,6 +50,9 @@ pub mod statement;
 pub mod study;
 pub mod tree;
 
+#[cfg(test)]
+mod testing;
+
 pub use error::{ParseError, ParseErrorKind};
 pub use grid::{Candidates, Cell, CellSet, Digit, Grid, Unit, UnitKind};
 pub use statement::Statement;

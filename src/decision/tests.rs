@@ -209,13 +209,8 @@ fn generators_match_their_definitions() {
         include_str!("../../tests/data/forum-hardest-1106.txt"),
         include_str!("../../tests/data/top95.txt"),
     ];
-    let mut x = 0x9e37_79b9_7f4a_7c15u64;
-    let mut next = move || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x
-    };
+    let mut rng = crate::testing::XorShift(0x9e37_79b9_7f4a_7c15);
+    let mut next = move || rng.next();
     let (mut positions, mut listed) = (0, 0);
     for line in corpora.iter().flat_map(|c| c.lines()) {
         let mut g = grid(line);

@@ -1065,13 +1065,8 @@ mod tests {
     /// most four are kept. Random notes and questions on a few cells.
     #[test]
     fn known_open_masks_behave_as_a_list_of_minimal_masks() {
-        let mut x = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut rng = crate::testing::XorShift(0x2545_f491_4f6c_dd1d);
+        let mut next = move || rng.next();
         let state = Grid::empty();
         let (mut asked, mut covered) = (0, 0);
         for _ in 0..200 {

@@ -258,13 +258,8 @@ mod tests {
 
     /// Random grids (each cell a random mask, sometimes empty or single).
     fn random_grids(n: usize) -> Vec<Grid> {
-        let mut x = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut rng = crate::testing::XorShift(0x9E37_79B9_7F4A_7C15);
+        let mut next = move || rng.next();
         (0..n)
             .map(|_| {
                 let mut g = Grid::empty();

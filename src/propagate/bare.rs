@@ -728,17 +728,8 @@ mod tests {
         out
     }
 
-    /// A xorshift generator: the same positions on every run.
-    struct Rng(u64);
-
-    impl Rng {
-        fn below(&mut self, n: usize) -> usize {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            (self.0 % n.max(1) as u64) as usize
-        }
-    }
+    /// The same positions on every run.
+    use crate::testing::XorShift as Rng;
 
     fn open_cells(g: &Grid) -> Vec<Cell> {
         Cell::all().filter(|&c| g.get(c).len() > 1).collect()

@@ -784,13 +784,8 @@ mod tests {
     /// contradiction; and it says so for most random units, and not for all.
     #[test]
     fn surely_none_is_never_wrong() {
-        let mut x = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut rng = crate::testing::XorShift(0x2545_f491_4f6c_dd1d);
+        let mut next = move || rng.next();
         let (mut none, mut maybe) = (0, 0);
         for round in 0..200_000 {
             let mut masks = [0u16; 9];
@@ -871,13 +866,11 @@ mod tests {
     /// `shape` reads the key as a loop over the masks does, empty masks included.
     #[test]
     fn shape_matches_a_loop_over_the_masks() {
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut rng = crate::testing::XorShift(0x9e37_79b9_7f4a_7c15);
         for _ in 0..100_000 {
             let mut masks = [0u16; 9];
             for m in masks.iter_mut() {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
+                let x = rng.next();
                 *m = match x >> 60 {
                     0 => 0,
                     1..=4 => 1 << ((x >> 20) % 9),
@@ -900,14 +893,11 @@ mod tests {
     /// `transpose` gives the places of each value.
     #[test]
     fn transpose_gives_the_places() {
-        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut rng = crate::testing::XorShift(0x2545_f491_4f6c_dd1d);
         for _ in 0..100_000 {
             let mut masks = [0u16; 9];
             for m in masks.iter_mut() {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                *m = x as u16 & 0x1ff;
+                *m = rng.next() as u16 & 0x1ff;
             }
             let mut places = [0u16; 9];
             for (d, p) in places.iter_mut().enumerate() {
