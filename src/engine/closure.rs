@@ -103,6 +103,10 @@ struct Engine<'o, R> {
     /// The solution, when known and only contradictions prove (`--proof contradiction`): a
     /// top-level branch that holds it cannot be disproved, so it is open without a test.
     witness: Option<Grid>,
+    /// Above 0 while a recorded run shows such a branch's test without counting it.
+    shown: u32,
+    /// Tests made while showing, for the deadline's checks.
+    shown_tests: u64,
 }
 
 /// Runs the analysis of `a.puzzle` and fills in `a`.
@@ -152,6 +156,8 @@ fn run<R: Recorder>(a: &mut Analysis, outcome: Outcome, rec: R, solution: Option
         witness: solution
             .filter(|_| opts.proof == Proof::Contradiction)
             .copied(),
+        shown: 0,
+        shown_tests: 0,
     };
     engine.rec.start(&state, outcome == Outcome::Solved);
     let result = match outcome {
@@ -188,6 +194,16 @@ impl<R: Recorder> Engine<'_, R> {
     fn tick(&mut self) -> Result<(), Abort> {
         self.counters.tests += 1;
         let b = &self.opts.budget;
+        if self.shown > 0 {
+            // Shown only (see `tested`): not counted, so only the deadline applies.
+            self.shown_tests += 1;
+            return match b.deadline {
+                Some(deadline) if self.shown_tests % 64 == 0 && Instant::now() >= deadline => {
+                    Err(Abort(Limit::Timeout))
+                }
+                _ => Ok(()),
+            };
+        }
         if let Some(max) = b.max_tests {
             if self.counters.tests > max {
                 return Err(Abort(Limit::Budget));
@@ -415,11 +431,31 @@ impl<R: Recorder> Engine<'_, R> {
         outer: Option<&mut Outer<'_>>,
     ) -> Result<Res, Abort> {
         let b = d.branch(which);
-        let holds_solution = || {
-            self.witness
-                .is_some_and(|w| !(w.get(b.cell) & b.values).is_empty())
-        };
-        if skip && (lv.known.covers(state, b) || (at.1 == 0 && holds_solution())) {
+        let known = skip && lv.known.covers(state, b);
+        let holds_solution = skip
+            && at.1 == 0
+            && self
+                .witness
+                .is_some_and(|w| !(w.get(b.cell) & b.values).is_empty());
+        if holds_solution && !known && R::RECORDS {
+            // Open, as unrecorded; but a chain or tree that left out exactly the branches
+            // holding the solution would give it away. Shown as tested, counted as one test.
+            let counted = self.counters;
+            self.shown += 1;
+            let r = self.test(
+                state,
+                (d, which),
+                at,
+                dn,
+                (&mut lv.reuse, &mut lv.table, outer),
+            );
+            self.shown -= 1;
+            self.counters = counted;
+            let r = r?;
+            self.tick()?;
+            return Ok(r);
+        }
+        if known || holds_solution {
             // Open without propagating; still a test of the method (and of the budget).
             self.tick()?;
             let b = d.branch(which);

@@ -213,3 +213,37 @@ fn knowing_the_solution_changes_only_the_effort() {
         "{with} hypotheses with the solution, {without} without"
     );
 }
+
+/// The shortcut must not give the solution away: a recorded chain still shows the top-level
+/// hypotheses that hold it (tested for display, not counted), not only those that exclude it.
+#[test]
+fn recorded_chains_still_show_the_branches_holding_the_solution() {
+    use crate::common::data_text;
+    use hdp::engine::Recording;
+    use hdp::solver::{solve, Solutions};
+    let mut shown = 0;
+    for line in data_text("shc-examples-342-every9.tsv")
+        .lines()
+        .skip(20)
+        .take(6)
+    {
+        let Some(Ok(p)) = line.split('\t').next().map(str::parse::<Grid>) else {
+            continue;
+        };
+        let Solutions::Unique(solution) = solve(&p) else {
+            panic!("{line}");
+        };
+        let options = Options {
+            recording: Recording::ChainAndTree,
+            ..Options::trial_and_error()
+        };
+        let a = Analysis::run(&p, &options);
+        for l in &a.lines {
+            let Some(h) = l.line.context.levels.get(1).and_then(|h| h.first()) else {
+                continue;
+            };
+            shown += usize::from(!(h.values & solution.get(h.cell)).is_empty());
+        }
+    }
+    assert!(shown > 0, "no hypothesis holding the solution is shown");
+}
