@@ -627,18 +627,19 @@ impl<const FULL: bool> Search<'_, FULL> {
         if !found || changed == 0 {
             return Ok(false);
         }
-        // The cells the subset changed lose their values on the boards; their units are checked.
+        // The cells the subset changed lose their values on the boards, all of them before any
+        // unit is checked (a check must not see a place the subset removed).
+        let mut units = [0u32; 9];
         let mut todo = changed;
         while todo != 0 {
             let i = todo.trailing_zeros() as usize % 81;
             todo &= todo - 1;
             let m = cells[i];
-            let mut lost = 0u16;
             for (d, board) in self.boards.iter_mut().enumerate() {
                 if *board >> i & 1 != 0 && m >> d & 1 == 0 {
                     *board &= !(1 << i);
                     self.since_locked[d] |= 1 << i;
-                    lost |= 1 << d;
+                    units[d] |= CELL_UNITS[i];
                 }
             }
             self.changed |= 1 << i;
@@ -649,7 +650,14 @@ impl<const FULL: bool> Search<'_, FULL> {
                 self.queue |= 1 << i;
                 self.solved |= 1 << i;
             }
-            self.lost(cells, i, lost)?;
+        }
+        for (d, &units) in units.iter().enumerate() {
+            let mut todo = units;
+            while todo != 0 {
+                let u = todo.trailing_zeros() as usize;
+                todo &= todo - 1;
+                self.check(cells, u, d)?;
+            }
         }
         Ok(true)
     }
