@@ -22,6 +22,12 @@
 //!
 //! The rules run in that order, cheapest first, each back to the singles after a change; the
 //! fixpoint does not depend on the order.
+//!
+//! Three starts: [`run`] from the pass's state; [`run_from_end`] from an earlier open end of the
+//! same branch (its boards corrected from the state's), when the grid differs from that end in
+//! few cells; [`run_meet`] from the state, for a grid that is the state intersected with such an
+//! end, looking first only at the units where both lost something (the others are as in one of
+//! two fixpoints).
 
 use super::{subsets, Cells, Contradiction, Outcome, Profile, Rule, State, Stats, CELL_UNITS};
 use crate::grid::{differing_masks, Cell, Grid};
