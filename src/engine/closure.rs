@@ -437,46 +437,36 @@ impl<R: Recorder> Engine<'_, R> {
             && self
                 .witness
                 .is_some_and(|w| !(w.get(b.cell) & b.values).is_empty());
-        if holds_solution && !known && R::RECORDS {
-            // Open, as unrecorded; but a chain or tree that left out exactly the branches
-            // holding the solution would give it away. Shown as tested, counted as one test.
-            let counted = self.counters;
-            self.shown += 1;
-            let r = self.test(
-                state,
-                (d, which),
-                at,
-                dn,
-                (&mut lv.reuse, &mut lv.table, outer),
-            );
-            self.shown -= 1;
-            self.counters = counted;
-            let r = r?;
-            self.tick()?;
-            return Ok(r);
-        }
-        if known || holds_solution {
+        // Open, as unrecorded; but a chain or tree that left out exactly the branches holding
+        // the solution would give it away: there they are tested and shown, counted as one test.
+        let shown = holds_solution && !known && R::RECORDS;
+        if (known || holds_solution) && !shown {
             // Open without propagating; still a test of the method (and of the budget).
             self.tick()?;
-            let b = d.branch(which);
-            let n = self.rec.branch(
-                dn,
-                [EdgeKind::First, EdgeKind::Second][which],
-                b,
-                at.0,
-                at.1,
-            );
+            let edge = [EdgeKind::First, EdgeKind::Second][which];
+            let n = self.rec.branch(dn, edge, b, at.0, at.1);
             self.rec
                 .branch_ended(n, b, d.branch(1 - which), End::Open(0), [state, state]);
             return Ok(Res::Open(UNKNOWN_PAIRS));
         }
+        let counted = self.counters;
+        self.shown += u32::from(shown);
         let r = self.test(
             state,
             (d, which),
             at,
             dn,
             (&mut lv.reuse, &mut lv.table, outer),
-        )?;
+        );
+        if shown {
+            // Not counted, and not noted: the unrecorded run knows nothing of it.
+            self.shown -= 1;
+            self.counters = counted;
+            let r = r?;
+            self.tick()?;
+            return Ok(r);
+        }
+        let r = r?;
         if skip && matches!(r, Res::Open(_)) {
             lv.known.note(state, &self.last_open);
         }
