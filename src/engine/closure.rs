@@ -577,6 +577,7 @@ impl<R: Recorder> Engine<'_, R> {
         lv: &mut Level,
         mut outer: Option<&mut Outer<'_>>,
     ) {
+        let prop = Prop::new(self.opts, &self.bases, R::RECORDS);
         for i in 0..lv.decisions.len() {
             if lv.pairs[i] != UNKNOWN_PAIRS {
                 continue;
@@ -585,7 +586,6 @@ impl<R: Recorder> Engine<'_, R> {
             let mut most = 0;
             for which in 0..2 {
                 let mut g = Grid::empty();
-                let prop = Prop::new(self.opts, &self.bases, R::RECORDS);
                 let outcome =
                     lv.reuse
                         .propagate(state, (&d, which), outer.as_deref_mut(), prop, &mut g);
@@ -818,11 +818,6 @@ impl<'p> Prop<'p> {
     #[inline]
     fn meet(self, g: &mut Grid, (end, changed): (&Grid, CellSet), state: &Grid) -> Outcome {
         match self.bare {
-            // With singles alone, the units both lost something in are most of those either
-            // did (measured): not worth finding.
-            Some(_) if self.profile.is_subset_of(&Profile::SINGLES) => {
-                self.changed(g, changed, state)
-            }
             Some(bases) => propagate_bare_meet(
                 g,
                 (end, changed),
@@ -969,11 +964,14 @@ const LANES: u64 = 0x0001_0001_0001_0001;
 /// mask and contains none.
 const FREE: u64 = 0xfe00 * LANES;
 
+/// Bit 15 of every lane.
+const TOPS: u64 = 0x8000 * LANES;
+
 /// Bit 15 of each lane of `x` that is not zero (no carry crosses a lane).
 #[inline]
 fn nonzero_lanes(x: u64) -> u64 {
     const LOW: u64 = 0x7fff * LANES;
-    (((x & LOW) + LOW) | x) & (0x8000 * LANES)
+    (((x & LOW) + LOW) | x) & TOPS
 }
 
 impl Default for KnownOpen {
@@ -1034,13 +1032,13 @@ impl KnownOpen {
             let r = u64::from(rc[i].bits()) * LANES;
             let kept = self.masks[i];
             // A kept mask inside `r` already covers everything `r` would.
-            if nonzero_lanes(kept & !r) != 0x8000 * LANES {
+            if nonzero_lanes(kept & !r) != TOPS {
                 continue;
             }
             // Free the masks that contain `r`; then keep `r` in the first free lane, if any.
             let other = (nonzero_lanes(r & !kept) >> 15) * 0xffff;
             let kept = (kept & other) | (FREE & !other);
-            let free = !nonzero_lanes(kept ^ FREE) & (0x8000 * LANES);
+            let free = !nonzero_lanes(kept ^ FREE) & TOPS;
             if free != 0 {
                 let lane = 0xffff_u64 << (free.trailing_zeros() - 15);
                 self.masks[i] = (kept & !lane) | (r & lane);
@@ -1059,7 +1057,7 @@ impl KnownOpen {
         let i = b.cell.index();
         if self.general {
             let values = u64::from(b.values.bits()) * LANES;
-            return nonzero_lanes(self.masks[i] & !values) != 0x8000 * LANES;
+            return nonzero_lanes(self.masks[i] & !values) != TOPS;
         }
         let now = state.get(b.cell).bits();
         let values = b.values.bits() & now;

@@ -152,11 +152,11 @@ fn masks(grid: &Grid) -> [u16; 81] {
     out
 }
 
-/// Propagates `cells` to the `singles` fixpoint: `cells` lies inside `base` (cell by cell), an
-/// open `singles` fixpoint whose boards `bases` keeps or computes. Only the cells where the two
-/// differ start the work: their lost values are checked in their units, and those that became
-/// single are new singles. Every other (unit, value) pair is as in `base`, where each value has
-/// two places or is placed, and every other single's value has left its peers. A
+/// Propagates `cells` to the fixpoint of `profile`: `cells` lies inside `base` (cell by cell),
+/// an open fixpoint of `profile` whose boards `bases` keeps or computes. Only the cells where
+/// the two differ start the work: their lost values are checked in their units, and those that
+/// became single are new singles. Every other (unit, value) pair is as in `base`, where each
+/// value has two places or is placed, and every other single's value has left its peers. A
 /// contradiction's reason is a placeholder (a cell where the two differ has no value), and the
 /// cells are left part-way.
 pub(super) fn run(
@@ -165,17 +165,14 @@ pub(super) fn run(
     bases: &mut Bases,
     profile: &Profile,
 ) -> Outcome {
-    let diff = differing_masks(cells.0, base.cells());
-    let base = masks(base);
-    let (boards, solved) = bases.get(&base);
-    let boards = *boards;
-    search(cells, (&base, boards, solved), (diff, None), bases, profile)
+    from_base(cells, base, None, bases, profile)
 }
 
 /// As [`run`], for `cells` equal to the intersection of `base` and `end`, another open fixpoint
 /// (a branch's earlier end, from a larger state), which differs from `cells` in `other`. A
 /// unit check can only fail, and a subset only appear, in a unit where both lost something:
-/// the others are left alone.
+/// the others are left alone. With singles alone, those units are most of the units either
+/// lost something in (measured), so [`run`]'s work is cheaper than finding them.
 pub(super) fn run_meet(
     cells: &mut Cells<'_>,
     (end, other): (&Grid, u128),
@@ -183,6 +180,9 @@ pub(super) fn run_meet(
     bases: &mut Bases,
     profile: &Profile,
 ) -> Outcome {
+    if !(profile.has_locked() || profile.has_subsets()) {
+        return run(cells, base, bases, profile);
+    }
     let mut both = [0u32; 9];
     let mut touched = 0u32;
     let mut todo = other;
@@ -196,18 +196,23 @@ pub(super) fn run_meet(
             lost &= lost - 1;
         }
     }
+    from_base(cells, base, Some(&(both, touched)), bases, profile)
+}
+
+/// [`run`] and [`run_meet`]: the boards of `base` from `bases`, then the search.
+#[inline(always)]
+fn from_base(
+    cells: &mut Cells<'_>,
+    base: &Grid,
+    meet: Option<&([u32; 9], u32)>,
+    bases: &mut Bases,
+    profile: &Profile,
+) -> Outcome {
     let diff = differing_masks(cells.0, base.cells());
     let base = masks(base);
     let (boards, solved) = bases.get(&base);
     let boards = *boards;
-    let meet = (both, touched);
-    search(
-        cells,
-        (&base, boards, solved),
-        (diff, Some(&meet)),
-        bases,
-        profile,
-    )
+    search(cells, (&base, boards, solved), (diff, meet), bases, profile)
 }
 
 /// As [`run`], for `cells` inside `end`, an open fixpoint inside an earlier state (a branch's
