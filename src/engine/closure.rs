@@ -107,6 +107,8 @@ struct Engine<'o, R> {
     shown: u32,
     /// Tests made while showing, for the deadline's checks.
     shown_tests: u64,
+    /// Hypotheses already worked out in this analysis (unrecorded runs only).
+    memo: Memo,
 }
 
 /// Runs the analysis of `a.puzzle` and fills in `a`.
@@ -158,6 +160,7 @@ fn run<R: Recorder>(a: &mut Analysis, outcome: Outcome, rec: R, solution: Option
             .copied(),
         shown: 0,
         shown_tests: 0,
+        memo: Memo::default(),
     };
     engine.rec.start(&state, outcome == Outcome::Solved);
     let result = match outcome {
@@ -535,15 +538,45 @@ impl<R: Recorder> Engine<'_, R> {
         let mut g = *g;
         self.counters.hypotheses += 1;
         let mark = self.rec.open(n, b, &g);
-        let inner = match self.opts.walk {
-            Walk::BreadthFirst => {
-                let outer = Outer {
-                    reuse,
-                    pairs: table.on().then_some((table, branch_key(d, which))),
-                };
-                self.closure(&mut g, j - 1, level + 1, Some(outer))?
+        let key = MemoKey {
+            start: g,
+            j,
+            level: level as u8,
+        };
+        let inner = match self.memo.recall(&key, self.counters, &self.opts.budget) {
+            Some(w) => {
+                // The same position at the same depth and level has been worked out before:
+                // the same result and, counted as if made again, the same effort.
+                self.counters.tests += w.tests;
+                self.counters.hypotheses += w.hypotheses;
+                self.counters.facts += w.facts;
+                match w.res {
+                    Res::Solved(_) => self.solved = w.end,
+                    _ => g = w.end,
+                }
+                w.res
             }
-            Walk::DepthFirst => self.depth_first(&mut g, j - 1, level + 1)?,
+            None => {
+                let before = self.counters;
+                let inner = match self.opts.walk {
+                    Walk::BreadthFirst => {
+                        let outer = Outer {
+                            reuse,
+                            pairs: table.on().then_some((table, branch_key(d, which))),
+                        };
+                        self.closure(&mut g, j - 1, level + 1, Some(outer))?
+                    }
+                    Walk::DepthFirst => self.depth_first(&mut g, j - 1, level + 1)?,
+                };
+                if !R::RECORDS {
+                    let end = match inner {
+                        Res::Solved(_) => self.solved,
+                        _ => g,
+                    };
+                    self.memo.keep(key, inner, end, before, self.counters);
+                }
+                inner
+            }
         };
         let res = match inner {
             Res::Solved(v) if solution_proves => Res::Solved(v | bit),
@@ -846,6 +879,92 @@ impl<'p> Prop<'p> {
 #[inline]
 fn branch_key(d: &Decision, which: usize) -> u32 {
     d.cell.index() as u32 | u32::from(d.first.bits()) << 7 | (which as u32) << 16
+}
+
+/// The hypotheses worked out so far in one analysis, by where they start. A hypothesis'
+/// closure depends only on its start position, its depth and its nesting level (the options
+/// are the analysis'; the buffers it reuses change its speed, never its result), so a second
+/// hypothesis starting from the same position (two branches can propagate to the same place)
+/// ends the same way, with the same effort. Only unrecorded runs keep results: a recorded one
+/// must write every line.
+#[derive(Default)]
+struct Memo {
+    worked: HashMap<MemoKey, Worked, BuildHasherDefault<KeyHasher>>,
+}
+
+/// Where a hypothesis starts (its branch test's position), its depth `j` and nesting level.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct MemoKey {
+    start: Grid,
+    j: u8,
+    level: u8,
+}
+
+impl std::hash::Hash for MemoKey {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        let fold = self
+            .start
+            .cells()
+            .iter()
+            .fold(u64::from(self.j) << 8 | u64::from(self.level), |a, c| {
+                (a.rotate_left(7) ^ u64::from(c.bits())).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            });
+        h.write_u64(fold);
+    }
+}
+
+/// A hypothesis' closure result, its final position (the solution for a solved one) and the
+/// effort made inside it.
+#[derive(Clone, Copy)]
+struct Worked {
+    res: Res,
+    end: Grid,
+    tests: u64,
+    hypotheses: u64,
+    facts: u64,
+}
+
+/// At most this many results are kept per analysis (about 3 MB).
+const MEMO_LIMIT: usize = 1 << 13;
+
+impl Memo {
+    /// The result kept for `key`, unless counting its effort would cross the test budget (the
+    /// hypothesis is then worked out again, so the analysis stops exactly where it would).
+    fn recall(
+        &self,
+        key: &MemoKey,
+        now: super::Counters,
+        budget: &super::Budget,
+    ) -> Option<Worked> {
+        let w = self.worked.get(key)?;
+        match budget.max_tests {
+            Some(max) if now.tests + w.tests > max => None,
+            _ => Some(*w),
+        }
+    }
+
+    /// Keeps what the hypothesis of `key` found, with the effort between `before` and `after`.
+    fn keep(
+        &mut self,
+        key: MemoKey,
+        res: Res,
+        end: Grid,
+        before: super::Counters,
+        after: super::Counters,
+    ) {
+        if self.worked.len() < MEMO_LIMIT {
+            self.worked.insert(
+                key,
+                Worked {
+                    res,
+                    end,
+                    tests: after.tests - before.tests,
+                    hypotheses: after.hypotheses - before.hypotheses,
+                    facts: after.facts - before.facts,
+                },
+            );
+        }
+    }
 }
 
 /// What a closure inside a hypothesis may start its depth-1 tests from.

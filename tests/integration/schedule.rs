@@ -261,7 +261,9 @@ fn the_hardest_collections_are_rarely_unsolved_on_whole_sets() {
 }
 
 /// One engine run per question: the chain (recorded) and the classification (not recorded) of
-/// the same options make the same tests, hypotheses and facts.
+/// the same options make the same tests, hypotheses and facts. The classification also takes
+/// the results of hypotheses that start where an earlier one did from its memo, which a
+/// recorded run never does: this checks that the memo's counts are the tests it stands for.
 #[test]
 fn chain_and_classify_report_the_same_effort() {
     let mut puzzles = data_slice("top95.txt", 20);
