@@ -298,6 +298,30 @@ fn chain_and_classify_report_the_same_effort() {
             }
         }
     }
+    // The depth-first walk, whose hypotheses the memo keeps too.
+    let engine = Options {
+        walk: hdp::engine::Walk::DepthFirst,
+        max_depth: 3,
+        recording: Recording::Off,
+        ..ClassifyOptions::default().engine
+    };
+    for g in &puzzles {
+        let plain = Analysis::run(g, &engine);
+        let chain = Analysis::run(
+            g,
+            &Options {
+                recording: Recording::ChainAndTree,
+                ..engine
+            },
+        );
+        let (p, k) = (&plain.counters, &chain.counters);
+        assert_eq!(
+            (p.tests, p.hypotheses, p.facts),
+            (k.tests, k.hypotheses, k.facts),
+            "{g:?} depth-first"
+        );
+        assert_eq!(plain.depth, chain.depth);
+    }
     // With `--proof contradiction` both know the solution and skip the same top-level branches.
     for decisions in [DecisionKinds::PAIRS, DecisionKinds::CANDIDATE] {
         let engine = Options {
