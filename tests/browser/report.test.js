@@ -10,7 +10,6 @@
 const assert = require("node:assert/strict");
 const { spawnSync } = require("node:child_process");
 const fs = require("node:fs");
-const os = require("node:os");
 const path = require("node:path");
 const puppeteer = require("puppeteer-core");
 
@@ -335,7 +334,10 @@ async function checkIndex(browser, file) {
 
 async function main() {
   assert.ok(fs.existsSync(hdp), `${hdp} is missing: cargo build --release`);
-  const out = fs.mkdtempSync(path.join(os.tmpdir(), "hdp-browser-"));
+  // Replaced at each run (the screenshots stay for a look), never added to the system's /tmp.
+  const out = path.join(repo, "target", "tmp", "browser");
+  fs.rmSync(out, { recursive: true, force: true });
+  fs.mkdirSync(out, { recursive: true });
   const pages = {
     inkala: report([], path.join(out, "inkala")),
     deep: report([DEEP], path.join(out, "deep")),

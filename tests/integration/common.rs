@@ -13,6 +13,13 @@ fn grids(text: &str) -> Vec<Grid> {
         .collect()
 }
 
+/// A path for test files named `name`, in Cargo's scratch directory for integration tests
+/// (`target/tmp`): test runs leave nothing in the system's temporary directory, and each run
+/// reuses the last one's names instead of adding new ones.
+pub fn scratch(name: &str) -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(name)
+}
+
 /// A committed test data file, `<repo>/tests/data/NAME` (see its README): small slices of the
 /// corpora, so that a fresh clone passes its default tests on its own.
 pub fn data_text(name: &str) -> String {

@@ -14,7 +14,7 @@ const EXIT_BROKEN_PIPE: i32 = 141;
 
 /// A file of `n` copies of Inkala's puzzle in a fresh temporary directory.
 fn puzzles(name: &str, n: usize) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("hdp-faults-{}-{name}", std::process::id()));
+    let dir = crate::common::scratch(&format!("faults-{name}"));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("puzzles.txt");
     std::fs::write(&path, format!("{INKALA}\n").repeat(n)).unwrap();
@@ -334,7 +334,7 @@ fn dash_output_is_standard_output() {
 /// A file of four lines: a puzzle, a bad line (line 2), a labelled puzzle, an empty grid (several
 /// solutions).
 fn mixed() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("hdp-faults-{}-mixed", std::process::id()));
+    let dir = crate::common::scratch("faults-mixed");
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("mixed.txt");
     let text = format!(
@@ -491,7 +491,7 @@ fn dot_labels_say_one_pair() {
 fn every_failing_exit_says_why() {
     let no_solution = format!("82{}", &INKALA[2..]);
     let several = ".".repeat(81);
-    let dir = std::env::temp_dir().join(format!("hdp-faults-{}-why", std::process::id()));
+    let dir = crate::common::scratch("faults-why");
     std::fs::create_dir_all(&dir).unwrap();
     let index = dir.join("collection.txt");
     std::fs::write(&index, format!("{INKALA}\n{no_solution}\n{several}\n")).unwrap();
@@ -576,7 +576,7 @@ fn every_failing_exit_says_why() {
 /// longer be written are dropped, the run goes on and ends with its own exit code, no panic.
 #[test]
 fn a_closed_stderr_is_not_a_crash() {
-    let dir = std::env::temp_dir().join(format!("hdp-faults-{}-stderr", std::process::id()));
+    let dir = crate::common::scratch("faults-stderr");
     std::fs::create_dir_all(&dir).unwrap();
     let input = dir.join("alternating.txt");
     // 1500 bad lines: far more messages than a pipe holds.
@@ -607,7 +607,7 @@ fn a_closed_stderr_is_not_a_crash() {
 /// gets its report, in a folder named after a bounded prefix of it.
 #[test]
 fn report_index_survives_a_label_longer_than_a_file_name() {
-    let dir = std::env::temp_dir().join(format!("hdp-faults-label-{}", std::process::id()));
+    let dir = crate::common::scratch("faults-label");
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let long = "Very long name ".repeat(30);
@@ -647,7 +647,7 @@ fn report_index_survives_a_label_longer_than_a_file_name() {
 /// stops and says which limit it hit, never "no solution".
 #[test]
 fn solve_stops_at_its_limits_and_says_so() {
-    let dir = std::env::temp_dir().join(format!("hdp-faults-solve-{}", std::process::id()));
+    let dir = crate::common::scratch("faults-solve");
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("hang.txt");
     std::fs::write(&file, HANG).unwrap();

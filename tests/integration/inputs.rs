@@ -50,7 +50,7 @@ const TE3: [&str; 3] = [
 ];
 
 fn temp_file(name: &str, content: &[u8]) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("hdp-inputs-{}", std::process::id()));
+    let dir = crate::common::scratch("inputs");
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(name);
     std::fs::write(&path, content).unwrap();

@@ -451,10 +451,7 @@ fn render_steps_minimal_draws_the_proof_with_its_reasons() {
             .lines()
             .filter(|l| l.starts_with("DIS") || l.starts_with("PRF"))
             .collect();
-        let dir = std::env::temp_dir().join(format!(
-            "hdp-steps-minimal-{}-{decisions}",
-            std::process::id()
-        ));
+        let dir = crate::common::scratch(&format!("steps-minimal-{decisions}"));
         let _ = std::fs::remove_dir_all(&dir);
         let (_, err, code) = run(&[
             "render",

@@ -12,7 +12,7 @@ fn hdp() -> Command {
 }
 
 fn tmp(name: &str) -> std::path::PathBuf {
-    let d = std::env::temp_dir().join(format!("hdp-test-{}-{name}", std::process::id()));
+    let d = crate::common::scratch(&format!("render-{name}"));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d
