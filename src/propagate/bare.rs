@@ -35,6 +35,18 @@ use crate::grid::{differing_masks, Cell, Grid};
 // The 81-bit board of each unit (blocks, rows, columns), and of each cell's 20 peers.
 use crate::grid::{PEER_SETS as PEER_BITS, UNIT_SETS as UNIT_BITS};
 
+/// [`UNIT_BITS`] padded to 32 units (the last five empty): a unit index taken from the bits of
+/// a `u32` needs no bounds check.
+static UNIT_BITS32: [u128; 32] = {
+    let mut out = [0u128; 32];
+    let mut u = 0;
+    while u < 27 {
+        out[u] = UNIT_BITS[u];
+        u += 1;
+    }
+    out
+};
+
 /// The three units (block, row, column) of each cell.
 const UNITS_OF: [[u8; 3]; 81] = {
     let mut out = [[0u8; 3]; 81];
@@ -420,7 +432,9 @@ fn in_band<const B: usize>(board: u128, lost: u128, rules: usize) -> u128 {
     let occ = SEGMENTS3[(w & 511) as usize]
         | SEGMENTS3[(w >> 9 & 511) as usize] << 3
         | SEGMENTS3[(w >> 18 & 511) as usize] << 6;
-    u128::from(EXPAND[usize::from(LOCKED[rules][usize::from(occ)])]) << (27 * B)
+    // (Indices reduced to their tables' sizes: no bounds checks.)
+    let clear = LOCKED[rules % 4][usize::from(occ) % 512];
+    u128::from(EXPAND[usize::from(clear) % 512]) << (27 * B)
 }
 
 /// [`locked_removals`] in stack `S` (columns `3S..3S + 3`), if `lost` has a cell there; `rows`
@@ -432,7 +446,7 @@ fn in_stack<const S: usize>(rows: u128, lost: u128, rules: usize) -> u128 {
     }
     let column = |i: usize| (rows >> (27 * i + 3 * S)) as u16 & 7;
     let occ = column(0) | column(1) << 3 | column(2) << 6;
-    let clear = LOCKED_T[rules][usize::from(occ)];
+    let clear = LOCKED_T[rules % 4][usize::from(occ)];
     let segment = |i: usize| (u128::from(clear >> (3 * i) & 7) * 0x40201) << (27 * i + 3 * S);
     segment(0) | segment(1) | segment(2)
 }
@@ -690,7 +704,7 @@ impl<const FULL: bool> Search<'_, FULL> {
     /// cell a hidden single, placed at once.
     #[inline(always)]
     fn check(&mut self, cells: &mut Cells<'_>, u: usize, d: usize) -> Result<(), ()> {
-        let places = self.boards[d] & UNIT_BITS[u];
+        let places = self.boards[d] & UNIT_BITS32[u % 32];
         if places & (places.wrapping_sub(1) | self.solved) != 0 {
             return Ok(());
         }
