@@ -396,36 +396,52 @@ static EXPAND: [u32; 512] = {
 };
 
 const BAND: u128 = (1 << 27) - 1;
-/// The 27 cells of the first stack (columns 1–3).
-const STACK: u128 = {
+/// Bit `3k` of each 3-bit row segment (cells `3k..3k + 3`), the 27 of the grid.
+const ROW_SEGMENTS: u128 = {
     let mut out = 0u128;
-    let mut r = 0;
-    while r < 9 {
-        out |= 7 << (9 * r);
-        r += 1;
+    let mut k = 0;
+    while k < 27 {
+        out |= 1 << (3 * k);
+        k += 1;
     }
     out
 };
 
+/// Bit `27i + c` of each column segment (column `c` in the rows of block row `i`), the 27 of
+/// the grid, as `board | board >> 9 | board >> 18` shows them.
+const COLUMN_SEGMENTS: u128 = 0x1ff | 0x1ff << 27 | 0x1ff << 54;
+
+/// The column segments of the first stack (columns 1–3), as in [`COLUMN_SEGMENTS`].
+const STACK_SEGMENTS: u128 = COLUMN_SEGMENTS & (7 | 7 << 27 | 7 << 54);
+
 /// The places that locked candidates (`rules`, as in [`LOCKED`]) remove from a value's `board`,
-/// looking only at the bands and stacks where the cells `lost` lie.
+/// where `lost` are the cells that lost the value since the last look (when the board had none
+/// to remove). A band's (or stack's) removals depend only on which of its segments hold a
+/// place: only those where a segment lost its last place are looked at.
 #[inline]
 fn locked_removals(board: u128, lost: u128, rules: usize) -> u128 {
-    // Bit 27i + c: whether column c has a place in the rows of block row i.
+    // The row segments, and the column segments (bit 27i + c: column c in block row i).
+    let across = board | board >> 1 | board >> 2;
     let rows = board | board >> 9 | board >> 18;
-    let gone = in_band::<0>(board, lost, rules)
-        | in_band::<1>(board, lost, rules)
-        | in_band::<2>(board, lost, rules)
-        | in_stack::<0>(rows, lost, rules)
-        | in_stack::<1>(rows, lost, rules)
-        | in_stack::<2>(rows, lost, rules);
+    let row_emptied = (lost | lost >> 1 | lost >> 2) & !across & ROW_SEGMENTS;
+    let column_emptied = (lost | lost >> 9 | lost >> 18) & !rows & COLUMN_SEGMENTS;
+    if row_emptied | column_emptied == 0 {
+        return 0;
+    }
+    let gone = in_band::<0>(board, row_emptied, rules)
+        | in_band::<1>(board, row_emptied, rules)
+        | in_band::<2>(board, row_emptied, rules)
+        | in_stack::<0>(rows, column_emptied, rules)
+        | in_stack::<1>(rows, column_emptied, rules)
+        | in_stack::<2>(rows, column_emptied, rules);
     gone & board
 }
 
-/// [`locked_removals`] in band `B` (rows `3B..3B + 3`), if `lost` has a cell there.
+/// [`locked_removals`] in band `B` (rows `3B..3B + 3`), if one of its row segments emptied
+/// (bits of `emptied`, as in [`ROW_SEGMENTS`]).
 #[inline(always)]
-fn in_band<const B: usize>(board: u128, lost: u128, rules: usize) -> u128 {
-    if lost & BAND << (27 * B) == 0 {
+fn in_band<const B: usize>(board: u128, emptied: u128, rules: usize) -> u128 {
+    if emptied & BAND << (27 * B) == 0 {
         return 0;
     }
     let w = (board >> (27 * B)) as u32 & BAND as u32;
@@ -437,11 +453,12 @@ fn in_band<const B: usize>(board: u128, lost: u128, rules: usize) -> u128 {
     u128::from(EXPAND[usize::from(clear) % 512]) << (27 * B)
 }
 
-/// [`locked_removals`] in stack `S` (columns `3S..3S + 3`), if `lost` has a cell there; `rows`
-/// as there. The cells cleared may include some without the value.
+/// [`locked_removals`] in stack `S` (columns `3S..3S + 3`), if one of its column segments
+/// emptied (bits of `emptied`, as in [`COLUMN_SEGMENTS`]); `rows` as there. The cells cleared
+/// may include some without the value.
 #[inline(always)]
-fn in_stack<const S: usize>(rows: u128, lost: u128, rules: usize) -> u128 {
-    if lost & STACK << (3 * S) == 0 {
+fn in_stack<const S: usize>(rows: u128, emptied: u128, rules: usize) -> u128 {
+    if emptied & STACK_SEGMENTS << (3 * S) == 0 {
         return 0;
     }
     let column = |i: usize| (rows >> (27 * i + 3 * S)) as u16 & 7;
