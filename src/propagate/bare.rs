@@ -660,6 +660,7 @@ impl<const FULL: bool> Search<'_, FULL> {
         if units == 0 {
             return Ok(false);
         }
+        let before = *cells.0;
         let mut state = State::in_place_cells(Cells(&mut *cells.0));
         state.dirty_subsets = units;
         state.eager = true;
@@ -669,20 +670,22 @@ impl<const FULL: bool> Search<'_, FULL> {
         if !found || changed == 0 {
             return Ok(false);
         }
-        // The cells the subset changed lose their values on the boards, all of them before any
-        // unit is checked (a check must not see a place the subset removed).
+        // The cells the subset changed lose their values (those they had `before`) on the boards,
+        // all of them before any unit is checked (a check must not see a place the subset
+        // removed).
         let mut units = [0u32; 9];
         let mut todo = changed;
         while todo != 0 {
             let i = todo.trailing_zeros() as usize % 81;
             todo &= todo - 1;
             let m = cells[i];
-            for (d, board) in self.boards.iter_mut().enumerate() {
-                if *board >> i & 1 != 0 && m >> d & 1 == 0 {
-                    *board &= !(1 << i);
-                    self.since_locked[d] |= 1 << i;
-                    units[d] |= CELL_UNITS[i];
-                }
+            let mut lost = before[i].bits() & !m;
+            while lost != 0 {
+                let d = lost.trailing_zeros() as usize % 9;
+                lost &= lost - 1;
+                self.boards[d] &= !(1 << i);
+                self.since_locked[d] |= 1 << i;
+                units[d] |= CELL_UNITS[i];
             }
             self.changed |= 1 << i;
             if m & m.wrapping_sub(1) == 0 && self.solved >> i & 1 == 0 {
