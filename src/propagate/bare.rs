@@ -9,9 +9,10 @@
 //! the grid differs from it. Then every step is driven by what changed:
 //!
 //! * a naked single's value leaves exactly the peers its board shows (no scan of 20 peers);
-//! * each (unit, value) pair that loses a place is checked at once, with one AND and one
-//!   rarely taken branch: no place left is a contradiction, one place in an unsolved cell is a
-//!   hidden single. Every other pair is as it was in the fixpoint `base`;
+//! * each (unit, value) pair that loses a place is checked, with one AND and one rarely taken
+//!   branch, once the naked singles are done (once for all the places it lost meanwhile): no
+//!   place left is a contradiction, one place in an unsolved cell is a hidden single. Every
+//!   other pair is as it was in the fixpoint `base`;
 //! * no duplicate check: two equal singles in a unit cannot both survive, the first one's value
 //!   empties the other when it leaves its peers;
 //! * locked candidates look, for each value, only at the bands and stacks where it lost a place
@@ -43,18 +44,6 @@ static UNIT_BITS32: [u128; 32] = {
     while u < 27 {
         out[u] = UNIT_BITS[u];
         u += 1;
-    }
-    out
-};
-
-/// The three units (block, row, column) of each cell.
-const UNITS_OF: [[u8; 3]; 81] = {
-    let mut out = [[0u8; 3]; 81];
-    let mut i = 0;
-    while i < 81 {
-        let (r, c) = (i / 9, i % 9);
-        out[i] = [((r / 3) * 3 + c / 3) as u8, (9 + r) as u8, (18 + c) as u8];
-        i += 1;
     }
     out
 };
@@ -97,8 +86,6 @@ pub(crate) struct Bases {
     grids: [[u16; 81]; KEPT],
     boards: [Boards; KEPT],
     solved: [u128; KEPT],
-    /// The working stack of [`Search::placed`], kept to save clearing it for every search.
-    placed: [(u8, u16); 81],
     len: usize,
     /// The entry used last.
     last: usize,
@@ -112,7 +99,6 @@ impl Default for Bases {
             grids: [[0; 81]; KEPT],
             boards: [[0; 9]; KEPT],
             solved: [0; KEPT],
-            placed: [(0, 0); 81],
             len: 0,
             last: 0,
             next: 0,
@@ -224,7 +210,7 @@ fn from_base(
     let base = masks(base);
     let (boards, solved) = bases.get(&base);
     let boards = *boards;
-    search(cells, (&base, boards, solved), (diff, meet), bases, profile)
+    search(cells, (&base, boards, solved), (diff, meet), profile)
 }
 
 /// As [`run`], for `cells` inside `end`, an open fixpoint inside an earlier state (a branch's
@@ -244,7 +230,7 @@ pub(super) fn run_from_end(
     let mut boards = *boards;
     correct(&mut boards, &state, &end);
     let solved = solved_of(&boards);
-    search(cells, (&end, boards, solved), (diff, None), bases, profile)
+    search(cells, (&end, boards, solved), (diff, None), profile)
 }
 
 /// The fixpoint from `base` (its masks, boards and solved cells), of which `cells` differ in
@@ -254,13 +240,12 @@ fn search(
     cells: &mut Cells<'_>,
     base: (&[u16; 81], Boards, u128),
     diff: (u128, Option<&([u32; 9], u32)>),
-    bases: &mut Bases,
     profile: &Profile,
 ) -> Outcome {
     if profile.has_locked() || profile.has_subsets() {
-        search_as::<true>(cells, base, diff, bases, profile)
+        search_as::<true>(cells, base, diff, profile)
     } else {
-        search_as::<false>(cells, base, diff, bases, profile)
+        search_as::<false>(cells, base, diff, profile)
     }
 }
 
@@ -270,7 +255,6 @@ fn search_as<const FULL: bool>(
     cells: &mut Cells<'_>,
     (base, boards, solved): (&[u16; 81], Boards, u128),
     (diff, meet): (u128, Option<&([u32; 9], u32)>),
-    bases: &mut Bases,
     profile: &Profile,
 ) -> Outcome {
     let locked = usize::from(profile.has(Rule::LockedPointing))
@@ -279,8 +263,8 @@ fn search_as<const FULL: bool>(
         boards,
         solved,
         queue: 0,
-        placed: &mut bases.placed,
-        placed_len: 0,
+        unchecked: [0; 9],
+        unchecked_values: 0,
         since_locked: [0; 9],
         changed: 0,
         pending: 0,
@@ -477,9 +461,10 @@ struct Search<'b, const FULL: bool> {
     solved: u128,
     /// The singles whose value has not yet left their peers.
     queue: u128,
-    /// Hidden singles placed whose lost values are still to be checked: (cell, lost values).
-    placed: &'b mut [(u8, u16); 81],
-    placed_len: usize,
+    /// Per value, the units where it lost a place and is still to be checked.
+    unchecked: [u32; 9],
+    /// The values with units in `unchecked` (bit `d` for value `d + 1`; maybe none left).
+    unchecked_values: u16,
     /// With `FULL`: per value, the cells that lost it since locked candidates last looked.
     since_locked: Boards,
     /// With `FULL`: the cells changed since the subset rules last looked.
@@ -504,8 +489,8 @@ impl<const FULL: bool> Search<'_, FULL> {
         diff: u128,
         meet: Option<&([u32; 9], u32)>,
     ) -> Result<(), ()> {
-        // The cells that differ from `base`: their lost values leave the boards...
-        let mut units = [0u32; 9];
+        // The cells that differ from `base`: their lost values leave the boards, and are to be
+        // checked in their units.
         let mut touched = 0u32;
         let mut todo = diff;
         while todo != 0 {
@@ -520,7 +505,7 @@ impl<const FULL: bool> Search<'_, FULL> {
                 let d = lost.trailing_zeros() as usize;
                 lost &= lost - 1;
                 self.boards[d] &= !(1 << i);
-                units[d] |= CELL_UNITS[i];
+                self.unchecked[d] |= CELL_UNITS[i];
                 if FULL {
                     self.since_locked[d] |= 1 << i;
                 }
@@ -535,7 +520,7 @@ impl<const FULL: bool> Search<'_, FULL> {
         }
         match meet {
             Some((both, other)) => {
-                for (units, both) in units.iter_mut().zip(both) {
+                for (units, both) in self.unchecked.iter_mut().zip(both) {
                     *units &= both;
                 }
                 if FULL {
@@ -545,15 +530,7 @@ impl<const FULL: bool> Search<'_, FULL> {
             None if FULL => self.changed = diff,
             None => {}
         }
-        // ... and are checked in their units, each (unit, value) once.
-        for (d, &units) in units.iter().enumerate() {
-            let mut todo = units;
-            while todo != 0 {
-                let u = todo.trailing_zeros() as usize;
-                todo &= todo - 1;
-                self.check(cells, u, d)?;
-            }
-        }
+        self.unchecked_values = 0x1ff;
         loop {
             self.singles(cells)?;
             if !FULL || !(self.locked(cells)? || self.subsets(cells)?) {
@@ -562,26 +539,33 @@ impl<const FULL: bool> Search<'_, FULL> {
         }
     }
 
-    /// Naked and hidden singles to their fixpoint.
+    /// Naked and hidden singles to their fixpoint: the naked ones first, then the unit checks
+    /// they left (each (unit, value) checked once for all the places it lost meanwhile).
     fn singles(&mut self, cells: &mut Cells<'_>) -> Result<(), ()> {
         loop {
-            while self.placed_len > 0 {
-                self.placed_len -= 1;
-                let (q, lost) = self.placed[self.placed_len];
-                self.lost(cells, q as usize, lost)?;
+            if self.queue != 0 {
+                // A naked single: its value leaves the peers that have it.
+                let i = self.queue.trailing_zeros() as usize;
+                self.queue &= self.queue - 1;
+                let d = cells[i].trailing_zeros() as usize % 9;
+                self.remove(cells, d, self.boards[d] & PEER_BITS[i], CELL_UNITS[i])?;
+                continue;
             }
-            if self.queue == 0 {
+            if self.unchecked_values == 0 {
                 return Ok(());
             }
-            // A naked single: its value leaves the peers that have it.
-            let i = self.queue.trailing_zeros() as usize;
-            self.queue &= self.queue - 1;
-            let d = cells[i].trailing_zeros() as usize % 9;
-            self.remove(cells, d, self.boards[d] & PEER_BITS[i], CELL_UNITS[i])?;
+            let d = self.unchecked_values.trailing_zeros() as usize % 9;
+            self.unchecked_values &= self.unchecked_values - 1;
+            let mut units = std::mem::take(&mut self.unchecked[d]);
+            while units != 0 {
+                let u = units.trailing_zeros() as usize;
+                units &= units - 1;
+                self.check(cells, u, d)?;
+            }
         }
     }
 
-    /// Value `d` leaves the cells `hits`, which hold it, and is checked once in each of their
+    /// Value `d` leaves the cells `hits`, which hold it, and is to be checked in each of their
     /// units but those of `placed` (units where it is placed: the check passes).
     #[inline(always)]
     fn remove(
@@ -612,12 +596,8 @@ impl<const FULL: bool> Search<'_, FULL> {
             }
             units |= CELL_UNITS[p];
         }
-        units &= !placed;
-        while units != 0 {
-            let u = units.trailing_zeros() as usize;
-            units &= units - 1;
-            self.check(cells, u, d)?;
-        }
+        self.unchecked[d] |= units & !placed;
+        self.unchecked_values |= v;
         Ok(())
     }
 
@@ -671,9 +651,7 @@ impl<const FULL: bool> Search<'_, FULL> {
             return Ok(false);
         }
         // The cells the subset changed lose their values (those they had `before`) on the boards,
-        // all of them before any unit is checked (a check must not see a place the subset
-        // removed).
-        let mut units = [0u32; 9];
+        // to be checked in their units.
         let mut todo = changed;
         while todo != 0 {
             let i = todo.trailing_zeros() as usize % 81;
@@ -685,7 +663,8 @@ impl<const FULL: bool> Search<'_, FULL> {
                 lost &= lost - 1;
                 self.boards[d] &= !(1 << i);
                 self.since_locked[d] |= 1 << i;
-                units[d] |= CELL_UNITS[i];
+                self.unchecked[d] |= CELL_UNITS[i];
+                self.unchecked_values |= 1 << d;
             }
             self.changed |= 1 << i;
             if m & m.wrapping_sub(1) == 0 && self.solved >> i & 1 == 0 {
@@ -696,28 +675,7 @@ impl<const FULL: bool> Search<'_, FULL> {
                 self.solved |= 1 << i;
             }
         }
-        for (d, &units) in units.iter().enumerate() {
-            let mut todo = units;
-            while todo != 0 {
-                let u = todo.trailing_zeros() as usize;
-                todo &= todo - 1;
-                self.check(cells, u, d)?;
-            }
-        }
         Ok(true)
-    }
-
-    /// Cell `i` lost the values `lost`: checks them in its units.
-    fn lost(&mut self, cells: &mut Cells<'_>, i: usize, lost: u16) -> Result<(), ()> {
-        let mut values = lost;
-        while values != 0 {
-            let d = values.trailing_zeros() as usize;
-            values &= values - 1;
-            for &u in &UNITS_OF[i] {
-                self.check(cells, u as usize, d)?;
-            }
-        }
-        Ok(())
     }
 
     /// Value `d` lost a place in unit `u`: none left is a contradiction, one left in an unsolved
@@ -737,14 +695,14 @@ impl<const FULL: bool> Search<'_, FULL> {
         cells[q] = bit;
         self.solved |= 1 << q;
         self.queue |= 1 << q;
-        self.placed[self.placed_len.min(80)] = (q as u8, lost);
-        self.placed_len = (self.placed_len + 1).min(81);
+        self.unchecked_values |= lost;
         if FULL {
             self.changed |= 1 << q;
         }
         while lost != 0 {
             let e = lost.trailing_zeros() as usize % 9;
             self.boards[e] &= !(1 << q);
+            self.unchecked[e] |= CELL_UNITS[q];
             if FULL {
                 self.since_locked[e] |= 1 << q;
             }
