@@ -266,6 +266,7 @@ fn search_as<const FULL: bool>(
         unchecked: [0; 9],
         unchecked_values: 0,
         since_locked: [0; 9],
+        locked_values: 0,
         changed: 0,
         pending: 0,
         locked,
@@ -467,6 +468,8 @@ struct Search<'b, const FULL: bool> {
     unchecked_values: u16,
     /// With `FULL`: per value, the cells that lost it since locked candidates last looked.
     since_locked: Boards,
+    /// With `FULL`: the values with cells in `since_locked` (bit `d` for value `d + 1`).
+    locked_values: u16,
     /// With `FULL`: the cells changed since the subset rules last looked.
     changed: u128,
     /// With `FULL`: units the subset rules still have to search (an eager pass stopped early).
@@ -500,6 +503,7 @@ impl<const FULL: bool> Search<'_, FULL> {
             let mut lost = base[i] & !m;
             if FULL {
                 touched |= CELL_UNITS[i];
+                self.locked_values |= lost;
             }
             while lost != 0 {
                 let d = lost.trailing_zeros() as usize;
@@ -578,6 +582,7 @@ impl<const FULL: bool> Search<'_, FULL> {
         self.boards[d] &= !hits;
         if FULL {
             self.since_locked[d] |= hits;
+            self.locked_values |= 1 << d;
             self.changed |= hits;
         }
         let v = 1u16 << d;
@@ -608,12 +613,11 @@ impl<const FULL: bool> Search<'_, FULL> {
             return Ok(false);
         }
         let mut any = false;
-        for d in 0..9 {
-            let lost = self.since_locked[d];
-            if lost == 0 {
-                continue;
-            }
-            self.since_locked[d] = 0;
+        let mut values = std::mem::take(&mut self.locked_values);
+        while values != 0 {
+            let d = values.trailing_zeros() as usize % 9;
+            values &= values - 1;
+            let lost = std::mem::take(&mut self.since_locked[d]);
             let gone = locked_removals(self.boards[d], lost, self.locked);
             if gone != 0 {
                 any = true;
@@ -658,6 +662,7 @@ impl<const FULL: bool> Search<'_, FULL> {
             todo &= todo - 1;
             let m = cells[i];
             let mut lost = before[i].bits() & !m;
+            self.locked_values |= lost;
             while lost != 0 {
                 let d = lost.trailing_zeros() as usize % 9;
                 lost &= lost - 1;
@@ -698,6 +703,7 @@ impl<const FULL: bool> Search<'_, FULL> {
         self.unchecked_values |= lost;
         if FULL {
             self.changed |= 1 << q;
+            self.locked_values |= lost;
         }
         while lost != 0 {
             let e = lost.trailing_zeros() as usize % 9;
