@@ -470,8 +470,8 @@ struct Search<'b, const FULL: bool> {
     since_locked: Boards,
     /// With `FULL`: the values with cells in `since_locked` (bit `d` for value `d + 1`).
     locked_values: u16,
-    /// With `FULL`: the cells changed since the subset rules last looked.
-    changed: u128,
+    /// With `FULL`: the units of the cells changed since the subset rules last looked.
+    changed: u32,
     /// With `FULL`: units the subset rules still have to search (an eager pass stopped early).
     pending: u32,
     /// Which locked rules are on: bit 0 pointing, bit 1 claiming (an index of [`LOCKED`]).
@@ -531,7 +531,7 @@ impl<const FULL: bool> Search<'_, FULL> {
                     self.pending = touched & other;
                 }
             }
-            None if FULL => self.changed = diff,
+            None if FULL => self.changed = touched,
             None => {}
         }
         self.unchecked_values = 0x1ff;
@@ -583,7 +583,6 @@ impl<const FULL: bool> Search<'_, FULL> {
         if FULL {
             self.since_locked[d] |= hits;
             self.locked_values |= 1 << d;
-            self.changed |= hits;
         }
         let v = 1u16 << d;
         let mut units = 0u32;
@@ -600,6 +599,9 @@ impl<const FULL: bool> Search<'_, FULL> {
                 self.solved |= 1 << p;
             }
             units |= CELL_UNITS[p];
+        }
+        if FULL {
+            self.changed |= units;
         }
         self.unchecked[d] |= units & !placed;
         self.unchecked_values |= v;
@@ -634,13 +636,7 @@ impl<const FULL: bool> Search<'_, FULL> {
         let Some(profile) = self.subsets else {
             return Ok(false);
         };
-        let mut units = self.pending;
-        let mut todo = self.changed;
-        self.changed = 0;
-        while todo != 0 {
-            units |= CELL_UNITS[todo.trailing_zeros() as usize % 81];
-            todo &= todo - 1;
-        }
+        let units = self.pending | std::mem::take(&mut self.changed);
         if units == 0 {
             return Ok(false);
         }
@@ -671,7 +667,7 @@ impl<const FULL: bool> Search<'_, FULL> {
                 self.unchecked[d] |= CELL_UNITS[i];
                 self.unchecked_values |= 1 << d;
             }
-            self.changed |= 1 << i;
+            self.changed |= CELL_UNITS[i];
             if m & m.wrapping_sub(1) == 0 && self.solved >> i & 1 == 0 {
                 if m == 0 {
                     return Err(());
@@ -702,7 +698,7 @@ impl<const FULL: bool> Search<'_, FULL> {
         self.queue |= 1 << q;
         self.unchecked_values |= lost;
         if FULL {
-            self.changed |= 1 << q;
+            self.changed |= CELL_UNITS[q];
             self.locked_values |= lost;
         }
         while lost != 0 {
