@@ -560,12 +560,7 @@ impl<const FULL: bool> Search<'_, FULL> {
             }
             let d = self.unchecked_values.trailing_zeros() as usize % 9;
             self.unchecked_values &= self.unchecked_values - 1;
-            let mut units = std::mem::take(&mut self.unchecked[d]);
-            while units != 0 {
-                let u = units.trailing_zeros() as usize;
-                units &= units - 1;
-                self.check(cells, u, d)?;
-            }
+            self.check(cells, d)?;
         }
     }
 
@@ -679,17 +674,31 @@ impl<const FULL: bool> Search<'_, FULL> {
         Ok(true)
     }
 
-    /// Value `d` lost a place in unit `u`: none left is a contradiction, one left in an unsolved
-    /// cell a hidden single, placed at once.
+    /// Value `d` lost a place in the units `unchecked[d]`: none left in one is a contradiction,
+    /// one left in an unsolved cell a hidden single, placed at once (its lost values are left
+    /// unchecked, `d`'s board stays as it is).
     #[inline(always)]
-    fn check(&mut self, cells: &mut Cells<'_>, u: usize, d: usize) -> Result<(), ()> {
-        let places = self.boards[d] & UNIT_BITS32[u % 32];
-        if places & (places.wrapping_sub(1) | self.solved) != 0 {
-            return Ok(());
+    fn check(&mut self, cells: &mut Cells<'_>, d: usize) -> Result<(), ()> {
+        let board = self.boards[d];
+        let mut units = std::mem::take(&mut self.unchecked[d]);
+        while units != 0 {
+            let u = units.trailing_zeros() as usize;
+            units &= units - 1;
+            let places = board & UNIT_BITS32[u % 32];
+            if places & (places.wrapping_sub(1) | self.solved) != 0 {
+                continue;
+            }
+            if places == 0 {
+                return Err(());
+            }
+            self.hidden(cells, places, d);
         }
-        if places == 0 {
-            return Err(());
-        }
+        Ok(())
+    }
+
+    /// A hidden single: value `d`'s one place `places` in a unit, in an unsolved cell.
+    #[inline(never)]
+    fn hidden(&mut self, cells: &mut Cells<'_>, places: u128, d: usize) {
         let q = (places.trailing_zeros() as usize).min(80);
         let bit = 1u16 << d;
         let mut lost = cells[q] & !bit;
@@ -710,7 +719,6 @@ impl<const FULL: bool> Search<'_, FULL> {
             }
             lost &= lost - 1;
         }
-        Ok(())
     }
 }
 
