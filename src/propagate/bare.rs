@@ -15,9 +15,9 @@
 //!   other pair is as it was in the fixpoint `base`;
 //! * no duplicate check: two equal singles in a unit cannot both survive, the first one's value
 //!   empties the other when it leaves its peers;
-//! * locked candidates look, for each value, only at the bands and stacks where it lost a place
-//!   since their last look: one table look-up per band gives every pointing and claiming
-//!   elimination in it (see [`LOCKED`]);
+//! * locked candidates look, for each value, only at the bands and stacks where a segment (a
+//!   block's part of a row or column) lost its last place since their last look: one table
+//!   look-up per band gives every pointing and claiming elimination in it (see [`LOCKED`]);
 //! * subsets run as in [`super::propagate_changed_eager`] on the units of the cells changed since
 //!   their last look, and what they remove leaves the boards.
 //!
@@ -543,24 +543,27 @@ impl<const FULL: bool> Search<'_, FULL> {
         }
     }
 
-    /// Naked and hidden singles to their fixpoint: the naked ones first, then the unit checks
-    /// they left (each (unit, value) checked once for all the places it lost meanwhile).
+    /// Naked and hidden singles to their fixpoint: all the naked ones first, then the unit
+    /// checks they left, value by value (each (unit, value) checked once for all the places it
+    /// lost meanwhile).
     fn singles(&mut self, cells: &mut Cells<'_>) -> Result<(), ()> {
         loop {
-            if self.queue != 0 {
+            while self.queue != 0 {
                 // A naked single: its value leaves the peers that have it.
                 let i = self.queue.trailing_zeros() as usize;
                 self.queue &= self.queue - 1;
                 let d = cells[i].trailing_zeros() as usize % 9;
                 self.remove(cells, d, self.boards[d] & PEER_BITS[i], CELL_UNITS[i])?;
-                continue;
             }
             if self.unchecked_values == 0 {
                 return Ok(());
             }
-            let d = self.unchecked_values.trailing_zeros() as usize % 9;
-            self.unchecked_values &= self.unchecked_values - 1;
-            self.check(cells, d)?;
+            let mut values = std::mem::take(&mut self.unchecked_values);
+            while values != 0 {
+                let d = values.trailing_zeros() as usize % 9;
+                values &= values - 1;
+                self.check(cells, d)?;
+            }
         }
     }
 
@@ -604,7 +607,7 @@ impl<const FULL: bool> Search<'_, FULL> {
     }
 
     /// Locked candidates, for the values that lost a place since the last look, in the bands
-    /// and stacks where they lost it. Returns whether a value left a cell.
+    /// and stacks where a segment lost its last place. Returns whether a value left a cell.
     fn locked(&mut self, cells: &mut Cells<'_>) -> Result<bool, ()> {
         if self.locked == 0 {
             return Ok(false);
