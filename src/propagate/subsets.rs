@@ -578,8 +578,9 @@ fn transpose(key: u128) -> [u16; 9] {
 
 /// Whether [`apply_masks`] in the fast reading surely changes nothing and finds no
 /// contradiction in `masks` (whose [key](key_of) is `key`): on each side, no k-set is
-/// [crowded](crowded23), or none [may act](may_act). `false` when the search may act.
-#[inline]
+/// [crowded](crowded23), or none [may act](may_act). `false` when the search may act. Out of
+/// line: it runs on look-up misses only, and inlined it makes [`apply_fast`]'s loop dearer.
+#[inline(never)]
 fn surely_none(masks: &[u16; 9], key: u128) -> bool {
     let (open, solved_values, open_values) = shape(key);
     let n_open = open.count_ones() as usize;
