@@ -544,10 +544,54 @@ fn may_act(masks: &[u16; 9], scope: u16, missing: u16, mut crowded: u128, sets: 
     false
 }
 
+/// The places of the values of a unit, as [`transpose`] finds them: byte `d` of `low` holds
+/// those of value `d` (0..8) among cells 0..8, bit `d` of `cell8` whether cell 8 holds value
+/// `d`, and `value8` the places of value 8.
+#[derive(Clone, Copy)]
+struct Places {
+    low: u64,
+    cell8: u16,
+    value8: u16,
+}
+
+impl Places {
+    /// The places of each value.
+    #[inline]
+    fn array(self) -> [u16; 9] {
+        let mut out = [0u16; 9];
+        for (d, p) in out[..8].iter_mut().enumerate() {
+            *p = (self.low >> (8 * d)) as u16 & 0xff | (self.cell8 >> d & 1) << 8;
+        }
+        out[8] = self.value8;
+        out
+    }
+
+    /// The values with at most `max` (0..=8) places, as [`small_cells`] finds them on
+    /// [`Places::array`], all bytes at once.
+    #[inline]
+    fn at_most(self, max: u32) -> u16 {
+        const ONES: u64 = 0x0101_0101_0101_0101;
+        // Bytewise counts of cells 0..8, then cell 8's bit d into byte d: byte 7 - j of the
+        // product holds bit j at its top (no two products meet), reversed.
+        let x = self.low - ((self.low >> 1) & 0x55 * ONES);
+        let x = (x & 0x33 * ONES) + ((x >> 2) & 0x33 * ONES);
+        let x = (x + (x >> 4)) & 0x0f * ONES;
+        let cell8 = (u64::from(self.cell8 & 0xff).wrapping_mul(0x8040_2010_0804_0201)
+            & 0x80 * ONES)
+            .swap_bytes()
+            >> 7;
+        // Counts stay below 10: the top bit of each byte marks more than `max`.
+        let over = (x + cell8 + (0x7f - u64::from(max)) * ONES) >> 7 & ONES;
+        // Bit 8 d to bit 56 + d (7 (8 - d) apart; no two products meet).
+        let over = over.wrapping_mul(0x0102_0408_1020_4080) >> 56;
+        !(over as u16) & 0xff | u16::from(self.value8.count_ones() <= max) << 8
+    }
+}
+
 /// The places of each value among the nine cells of the unit of `key` (a bit-matrix
 /// transpose).
 #[inline]
-fn transpose(key: u128) -> [u16; 9] {
+fn transpose(key: u128) -> Places {
     let (low, high) = (key as u64, (key >> 64) as u64);
     // The low eight bits of cells 0..8 as bytes, fields 10 bits apart brought 8 apart.
     const EVEN: u64 = 0xff | 0xff << 20 | 0xff << 40;
@@ -561,19 +605,17 @@ fn transpose(key: u128) -> [u16; 9] {
     lo ^= t ^ (t << 14);
     let t = (lo ^ (lo >> 28)) & 0x0000_0000_F0F0_F0F0;
     lo ^= t ^ (t << 28);
-    let m8 = (high >> 20) as u16 & 0x1ff;
-    let mut out = [0u16; 9];
-    for (d, p) in out[..8].iter_mut().enumerate() {
-        *p = (lo >> (8 * d)) as u16 & 0xff | (m8 >> d & 1) << 8;
-    }
     // Value 8: bit 8 + 10 i to bit 64 - n + i for the n fields of each half (the other
     // products land below, or above 64).
     let ones = |n: u32| (0..n).fold(0u64, |a, i| a | 1 << (10 * i));
     let gather = |n: u32| (0..n).fold(0u64, |a, j| a | 1 << (64 - n - 9 * j));
     let cells_0_6 = ((low >> 8) & ones(6)).wrapping_mul(gather(6)) >> 58;
     let cells_6_9 = ((high >> 8) & ones(3)).wrapping_mul(gather(3)) >> 61;
-    out[8] = (cells_0_6 | cells_6_9 << 6) as u16;
-    out
+    Places {
+        low: lo,
+        cell8: (high >> 20) as u16 & 0x1ff,
+        value8: (cells_0_6 | cells_6_9 << 6) as u16,
+    }
 }
 
 /// Whether [`apply_masks`] in the fast reading surely changes nothing and finds no
@@ -612,7 +654,12 @@ fn surely_none(masks: &[u16; 9], key: u128) -> bool {
     }
     let places = transpose(key);
     let unsolved = !solved_values & 0x1ff;
-    let small = small_cells(&places, unsolved, want.max);
+    let small = places.at_most(want.max) & unsolved;
+    // Fewer than two items: nothing crowded, without the array of places.
+    if small & small.wrapping_sub(1) == 0 {
+        return true;
+    }
+    let places = places.array();
     let crowded = crowded23(&places, small, want.max);
     let crowded4 = if want.max >= 4 {
         crowded4(&places, small)
@@ -926,7 +973,7 @@ mod tests {
         }
     }
 
-    /// `transpose` gives the places of each value.
+    /// `transpose` gives the places of each value, and counts them as `small_cells` does.
     #[test]
     fn transpose_gives_the_places() {
         let mut rng = crate::testing::XorShift(0x2545_f491_4f6c_dd1d);
@@ -941,7 +988,12 @@ mod tests {
                     *p |= (m >> d & 1) << k;
                 }
             }
-            assert_eq!(transpose(key_of(&masks).0), places, "{masks:?}");
+            let got = transpose(key_of(&masks).0);
+            assert_eq!(got.array(), places, "{masks:?}");
+            for max in 0..=8 {
+                let want = small_cells(&places, 0x1ff, max);
+                assert_eq!(got.at_most(max), want, "{masks:?} {max}");
+            }
         }
     }
 
