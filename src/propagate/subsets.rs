@@ -282,10 +282,9 @@ fn key_of(masks: &[u16; 9]) -> (u128, usize) {
 }
 
 /// For `fields` 10-bit fields of `x` (9-bit masks, bit 9 clear): the fields with more than one
-/// bit (as bits `0..fields`), and the unions of the others' masks and of theirs, all fields at
-/// once.
+/// bit (as bits `0..fields`), and the union of the others' masks, all fields at once.
 #[inline(always)]
-fn shape_half(x: u64, fields: u32) -> (u16, u16, u16) {
+fn shape_half(x: u64, fields: u32) -> (u16, u16) {
     let one = (0..fields).fold(0u64, |a, i| a | 1 << (10 * i));
     let low = one * 0x1ff;
     let guard = one * 0x200;
@@ -302,20 +301,26 @@ fn shape_half(x: u64, fields: u32) -> (u16, u16, u16) {
         }
         ((v | v >> 10 | v >> 20) & 0x1ff) as u16
     };
-    (open, fold(x & !wide), fold(x & wide))
+    (open, fold(x & !wide))
 }
 
-/// The open cells (more than one value) of the unit of `key`, the values of its other cells,
-/// and those of its open cells.
+/// The open cells (more than one value) of the unit of `key`, and the values of its other
+/// cells.
 #[inline]
-fn shape(key: u128) -> (u16, u16, u16) {
-    let (open_lo, solved_lo, values_lo) = shape_half(key as u64, 6);
-    let (open_hi, solved_hi, values_hi) = shape_half((key >> 64) as u64, 3);
-    (
-        open_lo | open_hi << 6,
-        solved_lo | solved_hi,
-        values_lo | values_hi,
-    )
+fn shape(key: u128) -> (u16, u16) {
+    let (open_lo, solved_lo) = shape_half(key as u64, 6);
+    let (open_hi, solved_hi) = shape_half((key >> 64) as u64, 3);
+    (open_lo | open_hi << 6, solved_lo | solved_hi)
+}
+
+/// The values of the cells `cells` of `masks`.
+#[inline]
+fn values_of(masks: &[u16; 9], cells: u16) -> u16 {
+    let mut values = 0u16;
+    for (k, &m) in masks.iter().enumerate() {
+        values |= m & 0u16.wrapping_sub(cells >> k & 1);
+    }
+    values
 }
 
 /// [`apply`] with the default profile, for the units of `todo`. A unit's result then depends
@@ -624,7 +629,7 @@ fn transpose(key: u128) -> Places {
 /// line: it runs on look-up misses only, and inlined it makes [`apply_fast`]'s loop dearer.
 #[inline(never)]
 fn surely_none(masks: &[u16; 9], key: u128) -> bool {
-    let (open, solved_values, open_values) = shape(key);
+    let (open, solved_values) = shape(key);
     let n_open = open.count_ones() as usize;
     if n_open < 3 {
         return true;
@@ -633,14 +638,15 @@ fn surely_none(masks: &[u16; 9], key: u128) -> bool {
     let want = FAST_NAKED[n_open];
     if want.max >= 2 {
         let small = small_cells(masks, open, want.max);
-        let missing = !open_values & 0x1ff;
+        // The values in no open cell, wanted only once some k-set is crowded.
+        let missing = || !values_of(masks, open) & 0x1ff;
         let crowded = crowded23(masks, small, want.max);
-        if crowded != 0 && may_act(masks, open, missing, crowded, &KSETS23) {
+        if crowded != 0 && may_act(masks, open, missing(), crowded, &KSETS23) {
             return false;
         }
         if want.max >= 4 {
             let crowded = crowded4(masks, small);
-            if crowded != 0 && may_act(masks, open, missing, crowded, &KSETS4) {
+            if crowded != 0 && may_act(masks, open, missing(), crowded, &KSETS4) {
                 return false;
             }
         }
@@ -670,7 +676,7 @@ fn surely_none(masks: &[u16; 9], key: u128) -> bool {
         return true;
     }
     // A solved value left in an open cell could be removed: not looked at here.
-    if open_values & solved_values != 0 {
+    if values_of(masks, open) & solved_values != 0 {
         return false;
     }
     let missing = !open & 0x1ff;
@@ -946,7 +952,8 @@ mod tests {
         );
     }
 
-    /// `shape` reads the key as a loop over the masks does, empty masks included.
+    /// `shape` reads the key as a loop over the masks does, empty masks included, and
+    /// `values_of` the open cells' values.
     #[test]
     fn shape_matches_a_loop_over_the_masks() {
         let mut rng = crate::testing::XorShift(0x9e37_79b9_7f4a_7c15);
@@ -969,7 +976,8 @@ mod tests {
                     solved |= m;
                 }
             }
-            assert_eq!(shape(key_of(&masks).0), (open, solved, values), "{masks:?}");
+            assert_eq!(shape(key_of(&masks).0), (open, solved), "{masks:?}");
+            assert_eq!(values_of(&masks, open), values, "{masks:?}");
         }
     }
 
