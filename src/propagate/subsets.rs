@@ -266,7 +266,7 @@ fn look_up_kind<const K: usize>(cells: &[Candidates; 81], todo: u32, table: &mut
 
 /// A unit's nine masks as a key of [`NO_SUBSET`], and its set there: masks 0..6 in the 10-bit
 /// fields of the low half, masks 6..9 in those of the high half, bit 9 of each field clear (so
-/// that [`shape`] can work on all fields at once).
+/// that [`open_cells`] can work on all fields at once).
 #[inline]
 fn key_of(masks: &[u16; 9]) -> (u128, usize) {
     let lo = masks[..6]
@@ -282,9 +282,9 @@ fn key_of(masks: &[u16; 9]) -> (u128, usize) {
 }
 
 /// For `fields` 10-bit fields of `x` (9-bit masks, bit 9 clear): the fields with more than one
-/// bit (as bits `0..fields`), and the union of the others' masks, all fields at once.
+/// bit, as bits `0..fields`, all fields at once.
 #[inline(always)]
-fn shape_half(x: u64, fields: u32) -> (u16, u16) {
+fn open_half(x: u64, fields: u32) -> u16 {
     let one = (0..fields).fold(0u64, |a, i| a | 1 << (10 * i));
     let low = one * 0x1ff;
     let guard = one * 0x200;
@@ -293,24 +293,13 @@ fn shape_half(x: u64, fields: u32) -> (u16, u16) {
     let multi = (z + low) & guard;
     // Bit 9 + 10 i to bit 64 - fields + i: the other products land below or above.
     let gather = (0..fields).fold(0u64, |a, j| a | 1 << (64 - fields - 9 - 9 * j));
-    let open = (multi.wrapping_mul(gather) >> (64 - fields)) as u16;
-    let wide = (multi >> 9) * 0x1ff;
-    let fold = |mut v: u64| {
-        if fields > 3 {
-            v |= v >> 30;
-        }
-        ((v | v >> 10 | v >> 20) & 0x1ff) as u16
-    };
-    (open, fold(x & !wide))
+    (multi.wrapping_mul(gather) >> (64 - fields)) as u16
 }
 
-/// The open cells (more than one value) of the unit of `key`, and the values of its other
-/// cells.
+/// The open cells (more than one value) of the unit of `key`.
 #[inline]
-fn shape(key: u128) -> (u16, u16) {
-    let (open_lo, solved_lo) = shape_half(key as u64, 6);
-    let (open_hi, solved_hi) = shape_half((key >> 64) as u64, 3);
-    (open_lo | open_hi << 6, solved_lo | solved_hi)
+fn open_cells(key: u128) -> u16 {
+    open_half(key as u64, 6) | open_half((key >> 64) as u64, 3) << 6
 }
 
 /// The values of the cells `cells` of `masks`.
@@ -629,7 +618,7 @@ fn transpose(key: u128) -> Places {
 /// line: it runs on look-up misses only, and inlined it makes [`apply_fast`]'s loop dearer.
 #[inline(never)]
 fn surely_none(masks: &[u16; 9], key: u128) -> bool {
-    let (open, solved_values) = shape(key);
+    let open = open_cells(key);
     let n_open = open.count_ones() as usize;
     if n_open < 3 {
         return true;
@@ -659,6 +648,7 @@ fn surely_none(masks: &[u16; 9], key: u128) -> bool {
         return true;
     }
     let places = transpose(key);
+    let solved_values = values_of(masks, !open & 0x1ff);
     let unsolved = !solved_values & 0x1ff;
     let small = places.at_most(want.max) & unsolved;
     // Fewer than two items: nothing crowded, without the array of places.
@@ -952,10 +942,10 @@ mod tests {
         );
     }
 
-    /// `shape` reads the key as a loop over the masks does, empty masks included, and
-    /// `values_of` the open cells' values.
+    /// `open_cells` reads the key as a loop over the masks does, empty masks included, and
+    /// `values_of` the values of the open cells and of the others.
     #[test]
-    fn shape_matches_a_loop_over_the_masks() {
+    fn open_cells_match_a_loop_over_the_masks() {
         let mut rng = crate::testing::XorShift(0x9e37_79b9_7f4a_7c15);
         for _ in 0..100_000 {
             let mut masks = [0u16; 9];
@@ -976,8 +966,9 @@ mod tests {
                     solved |= m;
                 }
             }
-            assert_eq!(shape(key_of(&masks).0), (open, solved), "{masks:?}");
+            assert_eq!(open_cells(key_of(&masks).0), open, "{masks:?}");
             assert_eq!(values_of(&masks, open), values, "{masks:?}");
+            assert_eq!(values_of(&masks, !open & 0x1ff), solved, "{masks:?}");
         }
     }
 
