@@ -465,8 +465,8 @@ fn crowded23(masks: &[u16; 9], sel: u16, max: u32) -> u128 {
         return 0;
     }
     let mut rest = sel;
-    if max < 3 {
-        // Pairs only: the low half of the table; at least one, two items.
+    if max < 3 || sel.count_ones() < 3 {
+        // Pairs only (no three items): the low half of the table; at least one, two items.
         let (mut c1, mut c2) = (0u64, 0u64);
         while rest != 0 {
             let k = rest.trailing_zeros() as usize % 9;
