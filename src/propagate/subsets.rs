@@ -567,11 +567,11 @@ impl Places {
         const ONES: u64 = 0x0101_0101_0101_0101;
         // Bytewise counts of cells 0..8, then cell 8's bit d into byte d: byte 7 - j of the
         // product holds bit j at its top (no two products meet), reversed.
-        let x = self.low - ((self.low >> 1) & 0x55 * ONES);
-        let x = (x & 0x33 * ONES) + ((x >> 2) & 0x33 * ONES);
-        let x = (x + (x >> 4)) & 0x0f * ONES;
+        let x = self.low - ((self.low >> 1) & (0x55 * ONES));
+        let x = (x & (0x33 * ONES)) + ((x >> 2) & (0x33 * ONES));
+        let x = (x + (x >> 4)) & (0x0f * ONES);
         let cell8 = (u64::from(self.cell8 & 0xff).wrapping_mul(0x8040_2010_0804_0201)
-            & 0x80 * ONES)
+            & (0x80 * ONES))
             .swap_bytes()
             >> 7;
         // Counts stay below 10: the top bit of each byte marks more than `max`.
