@@ -266,7 +266,7 @@ fn look_up_kind<const K: usize>(cells: &[Candidates; 81], todo: u32, table: &mut
 
 /// A unit's nine masks as a key of [`NO_SUBSET`], and its set there: masks 0..6 in the 10-bit
 /// fields of the low half, masks 6..9 in those of the high half, bit 9 of each field clear (so
-/// that [`shape`] can work on all fields at once).
+/// that [`open_cells`] can work on all fields at once).
 #[inline]
 fn key_of(masks: &[u16; 9]) -> (u128, usize) {
     let lo = masks[..6]
@@ -282,10 +282,9 @@ fn key_of(masks: &[u16; 9]) -> (u128, usize) {
 }
 
 /// For `fields` 10-bit fields of `x` (9-bit masks, bit 9 clear): the fields with more than one
-/// bit (as bits `0..fields`), and the unions of the others' masks and of theirs, all fields at
-/// once.
+/// bit, as bits `0..fields`, all fields at once.
 #[inline(always)]
-fn shape_half(x: u64, fields: u32) -> (u16, u16, u16) {
+fn open_half(x: u64, fields: u32) -> u16 {
     let one = (0..fields).fold(0u64, |a, i| a | 1 << (10 * i));
     let low = one * 0x1ff;
     let guard = one * 0x200;
@@ -294,28 +293,23 @@ fn shape_half(x: u64, fields: u32) -> (u16, u16, u16) {
     let multi = (z + low) & guard;
     // Bit 9 + 10 i to bit 64 - fields + i: the other products land below or above.
     let gather = (0..fields).fold(0u64, |a, j| a | 1 << (64 - fields - 9 - 9 * j));
-    let open = (multi.wrapping_mul(gather) >> (64 - fields)) as u16;
-    let wide = (multi >> 9) * 0x1ff;
-    let fold = |mut v: u64| {
-        if fields > 3 {
-            v |= v >> 30;
-        }
-        ((v | v >> 10 | v >> 20) & 0x1ff) as u16
-    };
-    (open, fold(x & !wide), fold(x & wide))
+    (multi.wrapping_mul(gather) >> (64 - fields)) as u16
 }
 
-/// The open cells (more than one value) of the unit of `key`, the values of its other cells,
-/// and those of its open cells.
+/// The open cells (more than one value) of the unit of `key`.
 #[inline]
-fn shape(key: u128) -> (u16, u16, u16) {
-    let (open_lo, solved_lo, values_lo) = shape_half(key as u64, 6);
-    let (open_hi, solved_hi, values_hi) = shape_half((key >> 64) as u64, 3);
-    (
-        open_lo | open_hi << 6,
-        solved_lo | solved_hi,
-        values_lo | values_hi,
-    )
+fn open_cells(key: u128) -> u16 {
+    open_half(key as u64, 6) | open_half((key >> 64) as u64, 3) << 6
+}
+
+/// The values of the cells `cells` of `masks`.
+#[inline]
+fn values_of(masks: &[u16; 9], cells: u16) -> u16 {
+    let mut values = 0u16;
+    for (k, &m) in masks.iter().enumerate() {
+        values |= m & 0u16.wrapping_sub(cells >> k & 1);
+    }
+    values
 }
 
 /// [`apply`] with the default profile, for the units of `todo`. A unit's result then depends
@@ -471,8 +465,8 @@ fn crowded23(masks: &[u16; 9], sel: u16, max: u32) -> u128 {
         return 0;
     }
     let mut rest = sel;
-    if max < 3 {
-        // Pairs only: the low half of the table; at least one, two items.
+    if max < 3 || sel.count_ones() < 3 {
+        // Pairs only (no three items): the low half of the table; at least one, two items.
         let (mut c1, mut c2) = (0u64, 0u64);
         while rest != 0 {
             let k = rest.trailing_zeros() as usize % 9;
@@ -544,10 +538,54 @@ fn may_act(masks: &[u16; 9], scope: u16, missing: u16, mut crowded: u128, sets: 
     false
 }
 
+/// The places of the values of a unit, as [`transpose`] finds them: byte `d` of `low` holds
+/// those of value `d` (0..8) among cells 0..8, bit `d` of `cell8` whether cell 8 holds value
+/// `d`, and `value8` the places of value 8.
+#[derive(Clone, Copy)]
+struct Places {
+    low: u64,
+    cell8: u16,
+    value8: u16,
+}
+
+impl Places {
+    /// The places of each value.
+    #[inline]
+    fn array(self) -> [u16; 9] {
+        let mut out = [0u16; 9];
+        for (d, p) in out[..8].iter_mut().enumerate() {
+            *p = (self.low >> (8 * d)) as u16 & 0xff | (self.cell8 >> d & 1) << 8;
+        }
+        out[8] = self.value8;
+        out
+    }
+
+    /// The values with at most `max` (0..=8) places, as [`small_cells`] finds them on
+    /// [`Places::array`], all bytes at once.
+    #[inline]
+    fn at_most(self, max: u32) -> u16 {
+        const ONES: u64 = 0x0101_0101_0101_0101;
+        // Bytewise counts of cells 0..8, then cell 8's bit d into byte d: byte 7 - j of the
+        // product holds bit j at its top (no two products meet), reversed.
+        let x = self.low - ((self.low >> 1) & (0x55 * ONES));
+        let x = (x & (0x33 * ONES)) + ((x >> 2) & (0x33 * ONES));
+        let x = (x + (x >> 4)) & (0x0f * ONES);
+        let cell8 = (u64::from(self.cell8 & 0xff).wrapping_mul(0x8040_2010_0804_0201)
+            & (0x80 * ONES))
+            .swap_bytes()
+            >> 7;
+        // Counts stay below 10: the top bit of each byte marks more than `max`.
+        let over = (x + cell8 + (0x7f - u64::from(max)) * ONES) >> 7 & ONES;
+        // Bit 8 d to bit 56 + d (7 (8 - d) apart; no two products meet).
+        let over = over.wrapping_mul(0x0102_0408_1020_4080) >> 56;
+        !(over as u16) & 0xff | u16::from(self.value8.count_ones() <= max) << 8
+    }
+}
+
 /// The places of each value among the nine cells of the unit of `key` (a bit-matrix
 /// transpose).
 #[inline]
-fn transpose(key: u128) -> [u16; 9] {
+fn transpose(key: u128) -> Places {
     let (low, high) = (key as u64, (key >> 64) as u64);
     // The low eight bits of cells 0..8 as bytes, fields 10 bits apart brought 8 apart.
     const EVEN: u64 = 0xff | 0xff << 20 | 0xff << 40;
@@ -561,27 +599,26 @@ fn transpose(key: u128) -> [u16; 9] {
     lo ^= t ^ (t << 14);
     let t = (lo ^ (lo >> 28)) & 0x0000_0000_F0F0_F0F0;
     lo ^= t ^ (t << 28);
-    let m8 = (high >> 20) as u16 & 0x1ff;
-    let mut out = [0u16; 9];
-    for (d, p) in out[..8].iter_mut().enumerate() {
-        *p = (lo >> (8 * d)) as u16 & 0xff | (m8 >> d & 1) << 8;
-    }
     // Value 8: bit 8 + 10 i to bit 64 - n + i for the n fields of each half (the other
     // products land below, or above 64).
     let ones = |n: u32| (0..n).fold(0u64, |a, i| a | 1 << (10 * i));
     let gather = |n: u32| (0..n).fold(0u64, |a, j| a | 1 << (64 - n - 9 * j));
     let cells_0_6 = ((low >> 8) & ones(6)).wrapping_mul(gather(6)) >> 58;
     let cells_6_9 = ((high >> 8) & ones(3)).wrapping_mul(gather(3)) >> 61;
-    out[8] = (cells_0_6 | cells_6_9 << 6) as u16;
-    out
+    Places {
+        low: lo,
+        cell8: (high >> 20) as u16 & 0x1ff,
+        value8: (cells_0_6 | cells_6_9 << 6) as u16,
+    }
 }
 
 /// Whether [`apply_masks`] in the fast reading surely changes nothing and finds no
 /// contradiction in `masks` (whose [key](key_of) is `key`): on each side, no k-set is
-/// [crowded](crowded23), or none [may act](may_act). `false` when the search may act.
-#[inline]
+/// [crowded](crowded23), or none [may act](may_act). `false` when the search may act. Out of
+/// line: it runs on look-up misses only, and inlined it makes [`apply_fast`]'s loop dearer.
+#[inline(never)]
 fn surely_none(masks: &[u16; 9], key: u128) -> bool {
-    let (open, solved_values, open_values) = shape(key);
+    let open = open_cells(key);
     let n_open = open.count_ones() as usize;
     if n_open < 3 {
         return true;
@@ -590,14 +627,15 @@ fn surely_none(masks: &[u16; 9], key: u128) -> bool {
     let want = FAST_NAKED[n_open];
     if want.max >= 2 {
         let small = small_cells(masks, open, want.max);
-        let missing = !open_values & 0x1ff;
+        // The values in no open cell, wanted only once some k-set is crowded.
+        let missing = || !values_of(masks, open) & 0x1ff;
         let crowded = crowded23(masks, small, want.max);
-        if crowded != 0 && may_act(masks, open, missing, crowded, &KSETS23) {
+        if crowded != 0 && may_act(masks, open, missing(), crowded, &KSETS23) {
             return false;
         }
         if want.max >= 4 {
             let crowded = crowded4(masks, small);
-            if crowded != 0 && may_act(masks, open, missing, crowded, &KSETS4) {
+            if crowded != 0 && may_act(masks, open, missing(), crowded, &KSETS4) {
                 return false;
             }
         }
@@ -610,8 +648,14 @@ fn surely_none(masks: &[u16; 9], key: u128) -> bool {
         return true;
     }
     let places = transpose(key);
+    let solved_values = values_of(masks, !open & 0x1ff);
     let unsolved = !solved_values & 0x1ff;
-    let small = small_cells(&places, unsolved, want.max);
+    let small = places.at_most(want.max) & unsolved;
+    // Fewer than two items: nothing crowded, without the array of places.
+    if small & small.wrapping_sub(1) == 0 {
+        return true;
+    }
+    let places = places.array();
     let crowded = crowded23(&places, small, want.max);
     let crowded4 = if want.max >= 4 {
         crowded4(&places, small)
@@ -622,7 +666,7 @@ fn surely_none(masks: &[u16; 9], key: u128) -> bool {
         return true;
     }
     // A solved value left in an open cell could be removed: not looked at here.
-    if open_values & solved_values != 0 {
+    if values_of(masks, open) & solved_values != 0 {
         return false;
     }
     let missing = !open & 0x1ff;
@@ -898,9 +942,10 @@ mod tests {
         );
     }
 
-    /// `shape` reads the key as a loop over the masks does, empty masks included.
+    /// `open_cells` reads the key as a loop over the masks does, empty masks included, and
+    /// `values_of` the values of the open cells and of the others.
     #[test]
-    fn shape_matches_a_loop_over_the_masks() {
+    fn open_cells_match_a_loop_over_the_masks() {
         let mut rng = crate::testing::XorShift(0x9e37_79b9_7f4a_7c15);
         for _ in 0..100_000 {
             let mut masks = [0u16; 9];
@@ -921,11 +966,13 @@ mod tests {
                     solved |= m;
                 }
             }
-            assert_eq!(shape(key_of(&masks).0), (open, solved, values), "{masks:?}");
+            assert_eq!(open_cells(key_of(&masks).0), open, "{masks:?}");
+            assert_eq!(values_of(&masks, open), values, "{masks:?}");
+            assert_eq!(values_of(&masks, !open & 0x1ff), solved, "{masks:?}");
         }
     }
 
-    /// `transpose` gives the places of each value.
+    /// `transpose` gives the places of each value, and counts them as `small_cells` does.
     #[test]
     fn transpose_gives_the_places() {
         let mut rng = crate::testing::XorShift(0x2545_f491_4f6c_dd1d);
@@ -940,7 +987,12 @@ mod tests {
                     *p |= (m >> d & 1) << k;
                 }
             }
-            assert_eq!(transpose(key_of(&masks).0), places, "{masks:?}");
+            let got = transpose(key_of(&masks).0);
+            assert_eq!(got.array(), places, "{masks:?}");
+            for max in 0..=8 {
+                let want = small_cells(&places, 0x1ff, max);
+                assert_eq!(got.at_most(max), want, "{masks:?} {max}");
+            }
         }
     }
 
