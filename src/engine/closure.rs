@@ -550,9 +550,11 @@ impl<R: Recorder> Engine<'_, R> {
                 self.counters.tests += w.tests;
                 self.counters.hypotheses += w.hypotheses;
                 self.counters.facts += w.facts;
-                match w.res {
-                    Res::Solved(_) => self.solved = w.end,
-                    _ => g = w.end,
+                // Where the closure ended is read even after a solution when only
+                // contradictions prove (the branch is open then, and its end is noted).
+                g = w.end;
+                if let Res::Solved(_) = w.res {
+                    self.solved = w.solved;
                 }
                 w.res
             }
@@ -569,11 +571,8 @@ impl<R: Recorder> Engine<'_, R> {
                     Walk::DepthFirst => self.depth_first(&mut g, j - 1, level + 1)?,
                 };
                 if !R::RECORDS {
-                    let end = match inner {
-                        Res::Solved(_) => self.solved,
-                        _ => g,
-                    };
-                    self.memo.keep(key, inner, end, before, self.counters);
+                    self.memo
+                        .keep(key, inner, (g, self.solved), before, self.counters);
                 }
                 inner
             }
@@ -885,8 +884,8 @@ fn branch_key(d: &Decision, which: usize) -> u32 {
 /// closure depends only on its start position, its depth and its nesting level (the options
 /// are the analysis'; the buffers it reuses change its speed, never its result), so a second
 /// hypothesis starting from the same position (two branches can propagate to the same place)
-/// ends the same way, with the same effort. Only unrecorded runs keep results: a recorded one
-/// must write every line.
+/// ends the same way: the same result, final position and solution reached, with the same
+/// effort. Only unrecorded runs keep results: a recorded one must write every line.
 #[derive(Default)]
 struct Memo {
     worked: HashMap<MemoKey, Worked, BuildHasherDefault<KeyHasher>>,
@@ -913,18 +912,19 @@ impl std::hash::Hash for MemoKey {
     }
 }
 
-/// A hypothesis' closure result, its final position (the solution for a solved one) and the
-/// effort made inside it.
+/// A hypothesis' closure result, its final position, the solution it reached (when solved)
+/// and the effort made inside it.
 #[derive(Clone, Copy)]
 struct Worked {
     res: Res,
     end: Grid,
+    solved: Grid,
     tests: u64,
     hypotheses: u64,
     facts: u64,
 }
 
-/// At most this many results are kept per analysis (about 3 MB).
+/// At most this many results are kept per analysis (about 4.5 MB).
 const MEMO_LIMIT: usize = 1 << 13;
 
 impl Memo {
@@ -943,12 +943,13 @@ impl Memo {
         }
     }
 
-    /// Keeps what the hypothesis of `key` found, with the effort between `before` and `after`.
+    /// Keeps what the hypothesis of `key` found (its result, its final position and, if solved,
+    /// the solution reached), with the effort between `before` and `after`.
     fn keep(
         &mut self,
         key: MemoKey,
         res: Res,
-        end: Grid,
+        (end, solved): (Grid, Grid),
         before: super::Counters,
         after: super::Counters,
     ) {
@@ -958,6 +959,7 @@ impl Memo {
                 Worked {
                     res,
                     end,
+                    solved,
                     tests: after.tests - before.tests,
                     hypotheses: after.hypotheses - before.hypotheses,
                     facts: after.facts - before.facts,

@@ -678,8 +678,8 @@ impl<const FULL: bool> Search<'_, FULL> {
     }
 
     /// Value `d` lost a place in the units `unchecked[d]`: none left in one is a contradiction,
-    /// one left in an unsolved cell a hidden single, placed at once (its lost values are left
-    /// unchecked, `d`'s board stays as it is).
+    /// one left in an unsolved cell a hidden single, placed at once (the values its cell loses
+    /// are marked for their own checks; `d`'s board stays as it is).
     #[inline(always)]
     fn check(&mut self, cells: &mut Cells<'_>, d: usize) -> Result<(), ()> {
         let board = self.boards[d];

@@ -214,6 +214,44 @@ fn knowing_the_solution_changes_only_the_effort() {
     );
 }
 
+/// Without the solution (`run_unchecked`), a hypothesis inside trial and error can reach it,
+/// which only contradictions prove: its final position then decides which later branches are
+/// known to be open. An analysis that remembers hypotheses (unrecorded) must count what one
+/// that works every one out (recorded) counts.
+#[test]
+fn remembered_hypotheses_count_as_the_recorded_run_does() {
+    use hdp::engine::Recording;
+    let options = Options {
+        max_depth: 3,
+        recording: Recording::Off,
+        ..Options::trial_and_error()
+    };
+    let recorded = Options {
+        recording: Recording::Chain,
+        ..options
+    };
+    // Two puzzles where a remembered hypothesis had reached the solution (found in review).
+    let mut puzzles: Vec<Grid> = [
+        "98.76.5..5....8.....7.5....4......3...8..79.5..6..98...2......9..5..62.....2....1",
+        "9.......6.5...3.1...2...4...8..31.......2.......5.7.8.6.4...2...3.1...5...5.....9",
+    ]
+    .iter()
+    .map(|p| p.parse().unwrap())
+    .collect();
+    puzzles.extend(data_slice("hardest.txt", 11));
+    for p in puzzles {
+        let plain = Analysis::run_unchecked(&p, &options);
+        let chain = Analysis::run_unchecked(&p, &recorded);
+        let (a, b) = (&plain.counters, &chain.counters);
+        assert_eq!(
+            (a.tests, a.hypotheses, a.facts),
+            (b.tests, b.hypotheses, b.facts),
+            "{p:?}"
+        );
+        assert_eq!(plain.depth, chain.depth, "{p:?}");
+    }
+}
+
 /// The shortcut must not give the solution away: a recorded chain still shows the top-level
 /// hypotheses that hold it (tested for display, not counted), not only those that exclude it.
 #[test]
