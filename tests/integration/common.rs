@@ -14,10 +14,18 @@ fn grids(text: &str) -> Vec<Grid> {
 }
 
 /// A path for test files named `name`, in Cargo's scratch directory for integration tests
-/// (`target/tmp`): test runs leave nothing in the system's temporary directory, and each run
-/// reuses the last one's names instead of adding new ones.
+/// (`target/tmp`, one folder per build profile, which debug and release test runs at the same
+/// time do not share): test runs leave nothing in the system's temporary directory, and each
+/// run reuses the last one's names instead of adding new ones.
 pub fn scratch(name: &str) -> std::path::PathBuf {
-    std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(name)
+    let profile = if cfg!(debug_assertions) {
+        "debug"
+    } else {
+        "release"
+    };
+    std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(profile)
+        .join(name)
 }
 
 /// A committed test data file, `<repo>/tests/data/NAME` (see its README): small slices of the
