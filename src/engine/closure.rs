@@ -109,6 +109,9 @@ struct Engine<'o, R> {
     shown_tests: u64,
     /// Hypotheses already worked out in this analysis (unrecorded runs only).
     memo: Memo,
+    /// Whether the open results of the current `j = 1` pass need their pair counts: only a
+    /// `j = 2` pass to come reads them (or a recording). Other pair counts are only recorded.
+    count_pairs: bool,
 }
 
 /// Runs the analysis of `a.puzzle` and fills in `a`.
@@ -161,6 +164,7 @@ fn run<R: Recorder>(a: &mut Analysis, outcome: Outcome, rec: R, solution: Option
         shown: 0,
         shown_tests: 0,
         memo: Memo::default(),
+        count_pairs: true,
     };
     engine.rec.start(&state, outcome == Outcome::Solved);
     let result = match outcome {
@@ -271,13 +275,14 @@ impl<R: Recorder> Engine<'_, R> {
                     let pairs = &lv.pairs;
                     lv.order.sort_by_key(|&i| std::cmp::Reverse(pairs[i]));
                 }
+                self.count_pairs = k >= 2;
                 pass = self.pass(state, (j, level), lv, outer.as_mut())?;
                 if !matches!(pass, Pass::Nothing) {
                     break;
                 }
             }
             match pass {
-                Pass::Nothing => return Ok(Res::Open(state.pair_count() as u8)),
+                Pass::Nothing => return Ok(Res::Open(Self::pairs(state, false))),
                 Pass::Facts(v) => {
                     via |= v;
                     // The state is no longer where the hypothesis' own test ended.
@@ -530,7 +535,7 @@ impl<R: Recorder> Engine<'_, R> {
             Outcome::Open => {}
         }
         if j == 1 {
-            let pairs = g.pair_count() as u8;
+            let pairs = Self::pairs(g, self.count_pairs);
             self.rec
                 .branch_ended(n, b, other, End::Open(pairs), [state, g]);
             return Ok(Res::Open(pairs));
@@ -584,7 +589,7 @@ impl<R: Recorder> Engine<'_, R> {
             Res::Contradiction(v) => Res::Contradiction(v | bit),
             open => open,
         };
-        let pairs = g.pair_count() as u8;
+        let pairs = Self::pairs(&g, false);
         let end = match res {
             Res::Contradiction(_) => End::Ctr,
             Res::Solved(..) => End::Sol,
@@ -659,7 +664,7 @@ impl<R: Recorder> Engine<'_, R> {
                 (Res::Solved(0), End::Sol)
             }
             Some(Outcome::Open) => {
-                let pairs = state.pair_count() as u8;
+                let pairs = Self::pairs(state, false);
                 (Res::Open(pairs), End::Open(pairs))
             }
             _ => (Res::Contradiction(0), End::Ctr),
@@ -714,7 +719,17 @@ impl<R: Recorder> Engine<'_, R> {
                     }
                 }
             }
-            return Ok(Res::Open(state.pair_count() as u8));
+            return Ok(Res::Open(Self::pairs(state, false)));
+        }
+    }
+
+    /// The pair count of `g` when it is read: in a recorded run, or when `wanted`; else 0.
+    #[inline]
+    fn pairs(g: &Grid, wanted: bool) -> u8 {
+        if R::RECORDS || wanted {
+            g.pair_count() as u8
+        } else {
+            0
         }
     }
 }
