@@ -16,6 +16,7 @@ use crate::propagate::{
 use crate::statement::Statement;
 use crate::tree::{EdgeKind, Tree};
 use std::cell::RefCell;
+use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::time::Instant;
@@ -350,7 +351,8 @@ impl<R: Recorder> Engine<'_, R> {
                 lv,
                 outer.as_deref_mut(),
             )?;
-            let solved1 = self.solved;
+            // The first branch's solution, which the second's test may replace.
+            let solved1 = matches!(r1, Res::Solved(..)).then_some(self.solved);
             let mid = self.rec.mark();
             let r2 = self.tested(
                 state,
@@ -365,7 +367,7 @@ impl<R: Recorder> Engine<'_, R> {
                     // Only the solving branch's lines stay.
                     let (keep, r) = match r1 {
                         Res::Solved(..) => {
-                            self.solved = solved1;
+                            self.solved = solved1.unwrap_or(self.solved);
                             ((seg, mid), r1)
                         }
                         _ => ((mid, self.rec.mark()), r2),
@@ -776,45 +778,63 @@ impl Reuse {
                 return Outcome::Open;
             }
         }
-        let earlier = match self.ends.get(&key) {
-            Some(end) => Some((end, true)),
-            None => outer.and_then(|o| o.ends.get(&key)).map(|end| (end, false)),
-        };
-        let outcome = match earlier {
-            Some((end, own)) => {
-                *g = *end;
-                let (changed, emptied) = g.intersect(state);
-                if changed.is_empty() {
-                    return if g.is_complete() {
-                        Outcome::Solved
-                    } else {
-                        Outcome::Open
-                    };
+        let slot = self.ends.entry(key);
+        let (outcome, moved) = match &slot {
+            Entry::Occupied(own) => from_end(g, (own.get(), true), state, prop),
+            Entry::Vacant(_) => match outer.and_then(|o| o.ends.get(&key)) {
+                Some(end) => from_end(g, (end, false), state, prop),
+                None => {
+                    *g = *state;
+                    d.branch(which).apply(g);
+                    (prop.from(g, d.cell, state), true)
                 }
-                match emptied.iter().next() {
-                    Some(cell) => Outcome::Contradiction(Contradiction::NoValue { cell }),
-                    None if own && changed.len() < 6 => {
-                        prop.changed_from_end(g, changed, end, state)
-                    }
-                    None => prop.meet(g, (end, changed), state),
-                }
-            }
-            None => {
-                *g = *state;
-                d.branch(which).apply(g);
-                prop.from(g, d.cell, state)
-            }
+            },
         };
+        if !moved {
+            return outcome;
+        }
         if let Some((table, hypothesis)) = pairs {
             table.offer(*hypothesis, key, g, outcome);
         }
-        if outcome.is_contradiction() {
-            self.ends.remove(&key);
-        } else {
-            self.ends.insert(key, *g);
+        match slot {
+            Entry::Occupied(own) if outcome.is_contradiction() => {
+                own.remove();
+            }
+            Entry::Occupied(mut own) => *own.get_mut() = *g,
+            Entry::Vacant(slot) if !outcome.is_contradiction() => {
+                slot.insert(*g);
+            }
+            Entry::Vacant(_) => {}
         }
         outcome
     }
+}
+
+/// Propagates into `g` the intersection of `state` with `end`, an earlier open end of the same
+/// branch (`own`: in this closure). Also returns whether `g` moved from `end` (when not, `end`
+/// lies inside `state` and is the answer, found with no work at all).
+#[inline]
+fn from_end(
+    g: &mut Grid,
+    (end, own): (&Grid, bool),
+    state: &Grid,
+    prop: Prop<'_>,
+) -> (Outcome, bool) {
+    let (changed, emptied) = g.set_intersection(end, state);
+    if changed.is_empty() {
+        let outcome = if g.is_complete() {
+            Outcome::Solved
+        } else {
+            Outcome::Open
+        };
+        return (outcome, false);
+    }
+    let outcome = match emptied.iter().next() {
+        Some(cell) => Outcome::Contradiction(Contradiction::NoValue { cell }),
+        None if own && changed.len() < 6 => prop.changed_from_end(g, changed, end, state),
+        None => prop.meet(g, (end, changed), state),
+    };
+    (outcome, true)
 }
 
 /// How branch tests propagate: by `profile` in the recorded order, or, when nothing records (so
