@@ -89,7 +89,8 @@ struct Engine<'o, R> {
     counters: super::Counters,
     /// Top-level facts, in the order applied.
     top_facts: Vec<Statement>,
-    /// Buffers per nesting level.
+    /// Spare level buffers: a closure takes one and gives it back (no allocation after the
+    /// deepest nesting has been reached once).
     levels: Vec<Level>,
     /// The deepest `j` used at top level.
     top_depth: u8,
@@ -238,13 +239,10 @@ impl<R: Recorder> Engine<'_, R> {
         level: usize,
         outer: Option<Outer<'_>>,
     ) -> Result<Res, Abort> {
-        if self.levels.len() <= level {
-            self.levels.resize_with(level + 1, Level::default);
-        }
-        let mut lv = std::mem::take(&mut self.levels[level]);
+        let mut lv = self.levels.pop().unwrap_or_default();
         lv.reuse.clear();
         let result = self.closure_in(state, k, level, &mut lv, outer);
-        self.levels[level] = lv;
+        self.levels.push(lv);
         result
     }
 
@@ -677,13 +675,10 @@ impl<R: Recorder> Engine<'_, R> {
 
     /// The depth-first comparison walk: each branch is followed down to `k` before the next one.
     fn depth_first(&mut self, state: &mut Grid, k: u8, level: usize) -> Result<Res, Abort> {
-        if self.levels.len() <= level {
-            self.levels.resize_with(level + 1, Level::default);
-        }
-        let mut lv = std::mem::take(&mut self.levels[level]);
+        let mut lv = self.levels.pop().unwrap_or_default();
         lv.reuse.clear();
         let result = self.depth_first_in(state, k, level, &mut lv);
-        self.levels[level] = lv;
+        self.levels.push(lv);
         result
     }
 
