@@ -543,11 +543,7 @@ impl<R: Recorder> Engine<'_, R> {
         let mut g = *g;
         self.counters.hypotheses += 1;
         let mark = self.rec.open(n, b, &g);
-        let key = MemoKey {
-            start: g,
-            j,
-            level: level as u8,
-        };
+        let key = MemoKey::new(g, j, level as u8);
         let inner = match self.memo.recall(&key, self.counters, &self.opts.budget) {
             Some(w) => {
                 // The same position at the same depth and level has been worked out before:
@@ -917,9 +913,13 @@ fn branch_key(d: &Decision, which: usize) -> u32 {
 /// hypothesis starting from the same position (two branches can propagate to the same place)
 /// ends the same way, with the same effort. Only unrecorded runs keep results: a recorded one
 /// must write every line.
+///
+/// The map holds small entries (a key's fingerprint → its place in `kept`), so growing it moves
+/// no grids. A key whose fingerprint is taken by another is not kept: a lost shortcut only.
 #[derive(Default)]
 struct Memo {
-    worked: HashMap<MemoKey, Worked, BuildHasherDefault<KeyHasher>>,
+    places: HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
+    kept: Vec<(MemoKey, Worked)>,
 }
 
 /// Where a hypothesis starts (its branch test's position), its depth `j` and nesting level.
@@ -928,18 +928,24 @@ struct MemoKey {
     start: Grid,
     j: u8,
     level: u8,
+    /// A hash of the rest, computed once.
+    fingerprint: u64,
 }
 
-impl std::hash::Hash for MemoKey {
-    fn hash<H: Hasher>(&self, h: &mut H) {
-        let fold = self
-            .start
+impl MemoKey {
+    fn new(start: Grid, j: u8, level: u8) -> MemoKey {
+        let fingerprint = start
             .cells()
             .iter()
-            .fold(u64::from(self.j) << 8 | u64::from(self.level), |a, c| {
+            .fold(u64::from(j) << 8 | u64::from(level), |a, c| {
                 (a.rotate_left(7) ^ u64::from(c.bits())).wrapping_mul(0x9E37_79B9_7F4A_7C15)
             });
-        h.write_u64(fold);
+        MemoKey {
+            start,
+            j,
+            level,
+            fingerprint,
+        }
     }
 }
 
@@ -966,8 +972,10 @@ impl Memo {
         now: super::Counters,
         budget: &super::Budget,
     ) -> Option<Worked> {
-        let w = self.worked.get(key)?;
+        let place = *self.places.get(&key.fingerprint)?;
+        let (kept, w) = &self.kept[place as usize];
         match budget.max_tests {
+            _ if kept != key => None,
             Some(max) if now.tests + w.tests > max => None,
             _ => Some(*w),
         }
@@ -982,17 +990,19 @@ impl Memo {
         before: super::Counters,
         after: super::Counters,
     ) {
-        if self.worked.len() < MEMO_LIMIT {
-            self.worked.insert(
-                key,
-                Worked {
-                    res,
-                    end,
-                    tests: after.tests - before.tests,
-                    hypotheses: after.hypotheses - before.hypotheses,
-                    facts: after.facts - before.facts,
-                },
-            );
+        if self.kept.len() >= MEMO_LIMIT {
+            return;
+        }
+        if let Entry::Vacant(slot) = self.places.entry(key.fingerprint) {
+            slot.insert(self.kept.len() as u32);
+            let worked = Worked {
+                res,
+                end,
+                tests: after.tests - before.tests,
+                hypotheses: after.hypotheses - before.hypotheses,
+                facts: after.facts - before.facts,
+            };
+            self.kept.push((key, worked));
         }
     }
 }
