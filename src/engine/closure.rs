@@ -76,6 +76,8 @@ struct Level {
     facts: Vec<Statement>,
     /// Branches known to be open in the current state.
     known: Box<KnownOpen>,
+    /// The cells of the decisions from each place of `order` on (the last entry: none).
+    later: Vec<u128>,
     /// End positions of depth-1 branches already tested in this closure.
     reuse: Reuse,
     /// Branch-pair results shared between the hypotheses of a pass at `j >= 2`.
@@ -315,7 +317,16 @@ impl<R: Recorder> Engine<'_, R> {
         // are then computed only if a j = 2 pass comes (see `count_skipped_pairs`).
         let skip = self.sweep || j == 1;
         lv.known.reset(!self.sweep);
-        lv.known.watch(&lv.decisions);
+        // Pair decisions' notes (kept per cell) are only asked about in a pass that skips.
+        let watch = skip && !self.sweep;
+        lv.later.clear();
+        if watch {
+            lv.later.resize(lv.order.len() + 1, 0);
+            for oi in (0..lv.order.len()).rev() {
+                let cell = lv.decisions[lv.order[oi]].cell.index();
+                lv.later[oi] = lv.later[oi + 1] | 1u128 << cell;
+            }
+        }
         // Hypotheses of one pass start from one state (a sweep changes it as it goes).
         let share = j >= 2 && !self.sweep;
         lv.table
@@ -338,6 +349,10 @@ impl<R: Recorder> Engine<'_, R> {
             }
             let seg = self.rec.mark();
             let dn = self.rec.decision(&d, j, level);
+            if watch {
+                // Only this decision's and later ones' branches are asked about from here on.
+                lv.known.watch(lv.later[oi]);
+            }
             // Both branches are tested even when the first reaches the solution: which branch
             // comes first can depend on the digits' names (a two-valued cell), the effort and
             // the chain must not.
@@ -352,6 +367,9 @@ impl<R: Recorder> Engine<'_, R> {
             // The first branch's solution, which the second's test may replace.
             let solved1 = matches!(r1, Res::Solved(..)).then_some(self.solved);
             let mid = self.rec.mark();
+            if watch {
+                lv.known.watch(lv.later[oi + 1]);
+            }
             let r2 = self.tested(
                 state,
                 (&d, 1),
@@ -1160,9 +1178,11 @@ impl KnownOpen {
         self.general = general;
     }
 
-    /// Notes only the cells of `decisions` from now on (with pair decisions).
-    fn watch(&mut self, decisions: &[Decision]) {
-        self.watched = decisions.iter().fold(0, |w, d| w | 1u128 << d.cell.index());
+    /// Notes only `cells` (bit = row-major index) from now on, with pair decisions: those of
+    /// the decisions still to be asked about.
+    #[inline]
+    fn watch(&mut self, cells: u128) {
+        self.watched = cells;
     }
 
     fn note(&mut self, state: &Grid, r: &Grid) {
@@ -1179,6 +1199,9 @@ impl KnownOpen {
                 *single |= r & 0u16.wrapping_sub(u16::from(open & now_single));
                 *removed |= s & !r;
             }
+            return;
+        }
+        if self.watched == 0 {
             return;
         }
         // Only watched cells that changed (decision cells are open in the state). The four
