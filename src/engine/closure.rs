@@ -16,6 +16,7 @@ use crate::propagate::{
 use crate::statement::Statement;
 use crate::tree::{EdgeKind, Tree};
 use std::cell::RefCell;
+use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::time::Instant;
@@ -75,6 +76,8 @@ struct Level {
     facts: Vec<Statement>,
     /// Branches known to be open in the current state.
     known: Box<KnownOpen>,
+    /// The cells of the decisions from each place of `order` on (the last entry: none).
+    later: Vec<u128>,
     /// End positions of depth-1 branches already tested in this closure.
     reuse: Reuse,
     /// Branch-pair results shared between the hypotheses of a pass at `j >= 2`.
@@ -88,7 +91,8 @@ struct Engine<'o, R> {
     counters: super::Counters,
     /// Top-level facts, in the order applied.
     top_facts: Vec<Statement>,
-    /// Buffers per nesting level.
+    /// Spare level buffers: a closure takes one and gives it back (no allocation after the
+    /// deepest nesting has been reached once).
     levels: Vec<Level>,
     /// The deepest `j` used at top level.
     top_depth: u8,
@@ -109,6 +113,9 @@ struct Engine<'o, R> {
     shown_tests: u64,
     /// Hypotheses already worked out in this analysis (unrecorded runs only).
     memo: Memo,
+    /// Whether the open results of the current `j = 1` pass need their pair counts: only a
+    /// `j = 2` pass to come reads them (or a recording). Other pair counts are only recorded.
+    count_pairs: bool,
 }
 
 /// Runs the analysis of `a.puzzle` and fills in `a`.
@@ -161,6 +168,7 @@ fn run<R: Recorder>(a: &mut Analysis, outcome: Outcome, rec: R, solution: Option
         shown: 0,
         shown_tests: 0,
         memo: Memo::default(),
+        count_pairs: true,
     };
     engine.rec.start(&state, outcome == Outcome::Solved);
     let result = match outcome {
@@ -233,13 +241,10 @@ impl<R: Recorder> Engine<'_, R> {
         level: usize,
         outer: Option<Outer<'_>>,
     ) -> Result<Res, Abort> {
-        if self.levels.len() <= level {
-            self.levels.resize_with(level + 1, Level::default);
-        }
-        let mut lv = std::mem::take(&mut self.levels[level]);
+        let mut lv = self.levels.pop().unwrap_or_default();
         lv.reuse.clear();
         let result = self.closure_in(state, k, level, &mut lv, outer);
-        self.levels[level] = lv;
+        self.levels.push(lv);
         result
     }
 
@@ -271,13 +276,14 @@ impl<R: Recorder> Engine<'_, R> {
                     let pairs = &lv.pairs;
                     lv.order.sort_by_key(|&i| std::cmp::Reverse(pairs[i]));
                 }
+                self.count_pairs = k >= 2;
                 pass = self.pass(state, (j, level), lv, outer.as_mut())?;
                 if !matches!(pass, Pass::Nothing) {
                     break;
                 }
             }
             match pass {
-                Pass::Nothing => return Ok(Res::Open(state.pair_count() as u8)),
+                Pass::Nothing => return Ok(Res::Open(Self::pairs(state, false))),
                 Pass::Facts(v) => {
                     via |= v;
                     // The state is no longer where the hypothesis' own test ended.
@@ -311,7 +317,16 @@ impl<R: Recorder> Engine<'_, R> {
         // are then computed only if a j = 2 pass comes (see `count_skipped_pairs`).
         let skip = self.sweep || j == 1;
         lv.known.reset(!self.sweep);
-        lv.known.watch(&lv.decisions);
+        // Pair decisions' notes (kept per cell) are only asked about in a pass that skips.
+        let watch = skip && !self.sweep;
+        lv.later.clear();
+        if watch {
+            lv.later.resize(lv.order.len() + 1, 0);
+            for oi in (0..lv.order.len()).rev() {
+                let cell = lv.decisions[lv.order[oi]].cell.index();
+                lv.later[oi] = lv.later[oi + 1] | 1u128 << cell;
+            }
+        }
         // Hypotheses of one pass start from one state (a sweep changes it as it goes).
         let share = j >= 2 && !self.sweep;
         lv.table
@@ -334,6 +349,10 @@ impl<R: Recorder> Engine<'_, R> {
             }
             let seg = self.rec.mark();
             let dn = self.rec.decision(&d, j, level);
+            if watch {
+                // Only this decision's and later ones' branches are asked about from here on.
+                lv.known.watch(lv.later[oi]);
+            }
             // Both branches are tested even when the first reaches the solution: which branch
             // comes first can depend on the digits' names (a two-valued cell), the effort and
             // the chain must not.
@@ -345,8 +364,12 @@ impl<R: Recorder> Engine<'_, R> {
                 lv,
                 outer.as_deref_mut(),
             )?;
-            let solved1 = self.solved;
+            // The first branch's solution, which the second's test may replace.
+            let solved1 = matches!(r1, Res::Solved(..)).then_some(self.solved);
             let mid = self.rec.mark();
+            if watch {
+                lv.known.watch(lv.later[oi + 1]);
+            }
             let r2 = self.tested(
                 state,
                 (&d, 1),
@@ -360,7 +383,7 @@ impl<R: Recorder> Engine<'_, R> {
                     // Only the solving branch's lines stay.
                     let (keep, r) = match r1 {
                         Res::Solved(..) => {
-                            self.solved = solved1;
+                            self.solved = solved1.unwrap_or(self.solved);
                             ((seg, mid), r1)
                         }
                         _ => ((mid, self.rec.mark()), r2),
@@ -530,7 +553,7 @@ impl<R: Recorder> Engine<'_, R> {
             Outcome::Open => {}
         }
         if j == 1 {
-            let pairs = g.pair_count() as u8;
+            let pairs = Self::pairs(g, self.count_pairs);
             self.rec
                 .branch_ended(n, b, other, End::Open(pairs), [state, g]);
             return Ok(Res::Open(pairs));
@@ -538,11 +561,7 @@ impl<R: Recorder> Engine<'_, R> {
         let mut g = *g;
         self.counters.hypotheses += 1;
         let mark = self.rec.open(n, b, &g);
-        let key = MemoKey {
-            start: g,
-            j,
-            level: level as u8,
-        };
+        let key = MemoKey::new(g, j, level as u8);
         let inner = match self.memo.recall(&key, self.counters, &self.opts.budget) {
             Some(w) => {
                 // The same position at the same depth and level has been worked out before:
@@ -583,7 +602,7 @@ impl<R: Recorder> Engine<'_, R> {
             Res::Contradiction(v) => Res::Contradiction(v | bit),
             open => open,
         };
-        let pairs = g.pair_count() as u8;
+        let pairs = Self::pairs(&g, false);
         let end = match res {
             Res::Contradiction(_) => End::Ctr,
             Res::Solved(..) => End::Sol,
@@ -658,7 +677,7 @@ impl<R: Recorder> Engine<'_, R> {
                 (Res::Solved(0), End::Sol)
             }
             Some(Outcome::Open) => {
-                let pairs = state.pair_count() as u8;
+                let pairs = Self::pairs(state, false);
                 (Res::Open(pairs), End::Open(pairs))
             }
             _ => (Res::Contradiction(0), End::Ctr),
@@ -669,13 +688,10 @@ impl<R: Recorder> Engine<'_, R> {
 
     /// The depth-first comparison walk: each branch is followed down to `k` before the next one.
     fn depth_first(&mut self, state: &mut Grid, k: u8, level: usize) -> Result<Res, Abort> {
-        if self.levels.len() <= level {
-            self.levels.resize_with(level + 1, Level::default);
-        }
-        let mut lv = std::mem::take(&mut self.levels[level]);
+        let mut lv = self.levels.pop().unwrap_or_default();
         lv.reuse.clear();
         let result = self.depth_first_in(state, k, level, &mut lv);
-        self.levels[level] = lv;
+        self.levels.push(lv);
         result
     }
 
@@ -713,7 +729,17 @@ impl<R: Recorder> Engine<'_, R> {
                     }
                 }
             }
-            return Ok(Res::Open(state.pair_count() as u8));
+            return Ok(Res::Open(Self::pairs(state, false)));
+        }
+    }
+
+    /// The pair count of `g` when it is read: in a recorded run, or when `wanted`; else 0.
+    #[inline]
+    fn pairs(g: &Grid, wanted: bool) -> u8 {
+        if R::RECORDS || wanted {
+            g.pair_count() as u8
+        } else {
+            0
         }
     }
 }
@@ -760,45 +786,63 @@ impl Reuse {
                 return Outcome::Open;
             }
         }
-        let earlier = match self.ends.get(&key) {
-            Some(end) => Some((end, true)),
-            None => outer.and_then(|o| o.ends.get(&key)).map(|end| (end, false)),
-        };
-        let outcome = match earlier {
-            Some((end, own)) => {
-                *g = *end;
-                let (changed, emptied) = g.intersect(state);
-                if changed.is_empty() {
-                    return if g.is_complete() {
-                        Outcome::Solved
-                    } else {
-                        Outcome::Open
-                    };
+        let slot = self.ends.entry(key);
+        let (outcome, moved) = match &slot {
+            Entry::Occupied(own) => from_end(g, (own.get(), true), state, prop),
+            Entry::Vacant(_) => match outer.and_then(|o| o.ends.get(&key)) {
+                Some(end) => from_end(g, (end, false), state, prop),
+                None => {
+                    *g = *state;
+                    d.branch(which).apply(g);
+                    (prop.from(g, d.cell, state), true)
                 }
-                match emptied.iter().next() {
-                    Some(cell) => Outcome::Contradiction(Contradiction::NoValue { cell }),
-                    None if own && changed.len() < 6 => {
-                        prop.changed_from_end(g, changed, end, state)
-                    }
-                    None => prop.meet(g, (end, changed), state),
-                }
-            }
-            None => {
-                *g = *state;
-                d.branch(which).apply(g);
-                prop.from(g, d.cell, state)
-            }
+            },
         };
+        if !moved {
+            return outcome;
+        }
         if let Some((table, hypothesis)) = pairs {
             table.offer(*hypothesis, key, g, outcome);
         }
-        if outcome.is_contradiction() {
-            self.ends.remove(&key);
-        } else {
-            self.ends.insert(key, *g);
+        match slot {
+            Entry::Occupied(own) if outcome.is_contradiction() => {
+                own.remove();
+            }
+            Entry::Occupied(mut own) => *own.get_mut() = *g,
+            Entry::Vacant(slot) if !outcome.is_contradiction() => {
+                slot.insert(*g);
+            }
+            Entry::Vacant(_) => {}
         }
         outcome
     }
+}
+
+/// Propagates into `g` the intersection of `state` with `end`, an earlier open end of the same
+/// branch (`own`: in this closure). Also returns whether `g` moved from `end` (when not, `end`
+/// lies inside `state` and is the answer, found with no work at all).
+#[inline]
+fn from_end(
+    g: &mut Grid,
+    (end, own): (&Grid, bool),
+    state: &Grid,
+    prop: Prop<'_>,
+) -> (Outcome, bool) {
+    let (changed, emptied) = g.set_intersection(end, state);
+    if changed.is_empty() {
+        let outcome = if g.is_complete() {
+            Outcome::Solved
+        } else {
+            Outcome::Open
+        };
+        return (outcome, false);
+    }
+    let outcome = match emptied.iter().next() {
+        Some(cell) => Outcome::Contradiction(Contradiction::NoValue { cell }),
+        None if own && changed.len() < 6 => prop.changed_from_end(g, changed, end, state),
+        None => prop.meet(g, (end, changed), state),
+    };
+    (outcome, true)
 }
 
 /// How branch tests propagate: by `profile` in the recorded order, or, when nothing records (so
@@ -886,9 +930,13 @@ fn branch_key(d: &Decision, which: usize) -> u32 {
 /// hypothesis starting from the same position (two branches can propagate to the same place)
 /// ends the same way: the same result, final position and solution reached, with the same
 /// effort. Only unrecorded runs keep results: a recorded one must write every line.
+///
+/// The map holds small entries (a key's fingerprint → its place in `kept`), so growing it moves
+/// no grids. A key whose fingerprint is taken by another is not kept: a lost shortcut only.
 #[derive(Default)]
 struct Memo {
-    worked: HashMap<MemoKey, Worked, BuildHasherDefault<KeyHasher>>,
+    places: HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
+    kept: Vec<(MemoKey, Worked)>,
 }
 
 /// Where a hypothesis starts (its branch test's position), its depth `j` and nesting level.
@@ -897,18 +945,24 @@ struct MemoKey {
     start: Grid,
     j: u8,
     level: u8,
+    /// A hash of the rest, computed once.
+    fingerprint: u64,
 }
 
-impl std::hash::Hash for MemoKey {
-    fn hash<H: Hasher>(&self, h: &mut H) {
-        let fold = self
-            .start
+impl MemoKey {
+    fn new(start: Grid, j: u8, level: u8) -> MemoKey {
+        let fingerprint = start
             .cells()
             .iter()
-            .fold(u64::from(self.j) << 8 | u64::from(self.level), |a, c| {
+            .fold(u64::from(j) << 8 | u64::from(level), |a, c| {
                 (a.rotate_left(7) ^ u64::from(c.bits())).wrapping_mul(0x9E37_79B9_7F4A_7C15)
             });
-        h.write_u64(fold);
+        MemoKey {
+            start,
+            j,
+            level,
+            fingerprint,
+        }
     }
 }
 
@@ -936,8 +990,10 @@ impl Memo {
         now: super::Counters,
         budget: &super::Budget,
     ) -> Option<Worked> {
-        let w = self.worked.get(key)?;
+        let place = *self.places.get(&key.fingerprint)?;
+        let (kept, w) = &self.kept[place as usize];
         match budget.max_tests {
+            _ if kept != key => None,
             Some(max) if now.tests + w.tests > max => None,
             _ => Some(*w),
         }
@@ -953,18 +1009,20 @@ impl Memo {
         before: super::Counters,
         after: super::Counters,
     ) {
-        if self.worked.len() < MEMO_LIMIT {
-            self.worked.insert(
-                key,
-                Worked {
-                    res,
-                    end,
-                    solved,
-                    tests: after.tests - before.tests,
-                    hypotheses: after.hypotheses - before.hypotheses,
-                    facts: after.facts - before.facts,
-                },
-            );
+        if self.kept.len() >= MEMO_LIMIT {
+            return;
+        }
+        if let Entry::Vacant(slot) = self.places.entry(key.fingerprint) {
+            slot.insert(self.kept.len() as u32);
+            let worked = Worked {
+                res,
+                end,
+                solved,
+                tests: after.tests - before.tests,
+                hypotheses: after.hypotheses - before.hypotheses,
+                facts: after.facts - before.facts,
+            };
+            self.kept.push((key, worked));
         }
     }
 }
@@ -1122,9 +1180,11 @@ impl KnownOpen {
         self.general = general;
     }
 
-    /// Notes only the cells of `decisions` from now on (with pair decisions).
-    fn watch(&mut self, decisions: &[Decision]) {
-        self.watched = decisions.iter().fold(0, |w, d| w | 1u128 << d.cell.index());
+    /// Notes only `cells` (bit = row-major index) from now on, with pair decisions: those of
+    /// the decisions still to be asked about.
+    #[inline]
+    fn watch(&mut self, cells: u128) {
+        self.watched = cells;
     }
 
     fn note(&mut self, state: &Grid, r: &Grid) {
@@ -1141,6 +1201,9 @@ impl KnownOpen {
                 *single |= r & 0u16.wrapping_sub(u16::from(open & now_single));
                 *removed |= s & !r;
             }
+            return;
+        }
+        if self.watched == 0 {
             return;
         }
         // Only watched cells that changed (decision cells are open in the state). The four

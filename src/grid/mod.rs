@@ -95,6 +95,31 @@ impl Grid {
         )
     }
 
+    /// Sets `self` to the cell-wise intersection of `a` and `b`: `*self = *a` then
+    /// [`Grid::intersect`] with `b`, without the copy. Returns the cells where it differs from
+    /// `a` and, among them, those left empty.
+    #[inline]
+    pub fn set_intersection(&mut self, a: &Grid, b: &Grid) -> (CellSet, CellSet) {
+        let (mut changed, mut empty) = ([0u8; 88], [0u8; 88]);
+        for (i, (out, (a, b))) in self
+            .cells
+            .iter_mut()
+            .zip(a.cells.iter().zip(&b.cells))
+            .enumerate()
+        {
+            let old = a.bits();
+            let new = old & b.bits();
+            *out = Candidates::from_bits(new);
+            changed[i] = u8::from(new != old);
+            empty[i] = u8::from(new == 0);
+        }
+        let changed = gather_bytes(&changed);
+        (
+            CellSet::from_raw(changed),
+            CellSet::from_raw(changed & gather_bytes(&empty)),
+        )
+    }
+
     /// The cells whose candidates differ from those in `other`.
     #[inline]
     pub fn differing(&self, other: &Grid) -> CellSet {
@@ -282,6 +307,9 @@ mod tests {
             assert_eq!(a.pair_count(), pairs);
             let mut got = *a;
             let (changed, emptied) = got.intersect(b);
+            let mut set = Grid::empty();
+            assert_eq!(set.set_intersection(a, b), (changed, emptied));
+            assert_eq!(set, got);
             let masks = |g: &Grid| g.cells.map(Candidates::bits);
             assert_eq!(differing_masks(&masks(a), &masks(b)), a.differing(b).bits());
             for cell in Cell::all() {
