@@ -74,30 +74,17 @@ impl Grid {
         &mut self.cells
     }
 
-    /// Restricts every cell to its values in `other` (the cell-wise intersection), in one
-    /// branch-free pass that the compiler vectorizes. Returns the cells that changed and, among
-    /// them, those left empty.
+    /// Restricts every cell to its values in `other` (the cell-wise intersection). Returns the
+    /// cells that changed and, among them, those left empty.
     #[inline]
     pub fn intersect(&mut self, other: &Grid) -> (CellSet, CellSet) {
-        // One 0/1 byte per cell for each answer, gathered into bits afterwards.
-        let (mut changed, mut empty) = ([0u8; 88], [0u8; 88]);
-        for (i, (mine, theirs)) in self.cells.iter_mut().zip(&other.cells).enumerate() {
-            let old = mine.bits();
-            let new = old & theirs.bits();
-            *mine = Candidates::from_bits(new);
-            changed[i] = u8::from(new != old);
-            empty[i] = u8::from(new == 0);
-        }
-        let changed = gather_bytes(&changed);
-        (
-            CellSet::from_raw(changed),
-            CellSet::from_raw(changed & gather_bytes(&empty)),
-        )
+        let mine = *self;
+        self.set_intersection(&mine, other)
     }
 
-    /// Sets `self` to the cell-wise intersection of `a` and `b`: `*self = *a` then
-    /// [`Grid::intersect`] with `b`, without the copy. Returns the cells where it differs from
-    /// `a` and, among them, those left empty.
+    /// Sets `self` to the cell-wise intersection of `a` and `b`, in one branch-free pass that
+    /// the compiler vectorizes. Returns the cells where it differs from `a` and, among them,
+    /// those left empty.
     #[inline]
     pub fn set_intersection(&mut self, a: &Grid, b: &Grid) -> (CellSet, CellSet) {
         let (mut changed, mut empty) = ([0u8; 88], [0u8; 88]);
