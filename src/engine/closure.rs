@@ -115,6 +115,8 @@ struct Engine<'o, R> {
     memo: Memo,
     /// Whether the open results of the current `j = 1` pass need their pair counts: only a
     /// `j = 2` pass to come reads them (or a recording). Other pair counts are only recorded.
+    /// Set before every pass; a `j = 1` test opens no closure, so nothing nested changes it
+    /// while the pass reads it.
     count_pairs: bool,
 }
 
@@ -562,7 +564,12 @@ impl<R: Recorder> Engine<'_, R> {
         self.counters.hypotheses += 1;
         let mark = self.rec.open(n, b, &g);
         let key = MemoKey::new(g, j, level as u8);
-        let inner = match self.memo.recall(&key, self.counters, &self.opts.budget) {
+        let remembered = if R::RECORDS {
+            None
+        } else {
+            self.memo.recall(&key, self.counters, &self.opts.budget)
+        };
+        let inner = match remembered {
             Some(w) => {
                 // The same position at the same depth and level has been worked out before:
                 // the same result and, counted as if made again, the same effort.
@@ -992,11 +999,10 @@ impl Memo {
     ) -> Option<Worked> {
         let place = *self.places.get(&key.fingerprint)?;
         let (kept, w) = &self.kept[place as usize];
-        match budget.max_tests {
-            _ if kept != key => None,
-            Some(max) if now.tests + w.tests > max => None,
-            _ => Some(*w),
-        }
+        let over_budget = budget
+            .max_tests
+            .is_some_and(|max| now.tests + w.tests > max);
+        (kept == key && !over_budget).then_some(*w)
     }
 
     /// Keeps what the hypothesis of `key` found (its result, its final position and, if solved,
