@@ -4,7 +4,7 @@
 //! figures of each run.
 
 use crate::decision::DecisionKinds;
-use crate::engine::{Analysis, Budget, Limit, Options, Recording, Status};
+use crate::engine::{Analysis, Budget, Limit, Options, Recording, Shared, Status};
 use crate::grid::Grid;
 use crate::propagate::{propagate, Outcome, Profile};
 use crate::solver::{solve_within, Solutions, SolveLimits};
@@ -228,7 +228,9 @@ pub fn classify(grid: &Grid, options: &ClassifyOptions) -> Classification {
     };
     let mut singles = *grid;
     let singles_solve = propagate(&mut singles, &Profile::SINGLES) == Outcome::Solved;
-    let main = Analysis::run_unique(grid, &solution, &options.engine);
+    // The two runs share their depth-1 results (see `Shared`).
+    let mut shared = Shared::default();
+    let main = Analysis::run_unique(grid, &solution, &options.engine, &mut shared);
     c.depth = depth_of(&main);
     c.effort = effort(&main);
     c.limit = limit(&main);
@@ -249,6 +251,7 @@ pub fn classify(grid: &Grid, options: &ClassifyOptions) -> Classification {
                 decisions: DecisionKinds::PAIRS,
                 ..options.engine
             },
+            &mut shared,
         );
         c.depth_pairs = depth_of(&pairs);
         c.constraint_levels = pairs.constraint_levels.clone();

@@ -87,6 +87,10 @@ struct Level {
 /// The engine's state for one analysis.
 struct Engine<'o, R> {
     opts: &'o Options,
+    /// Depth-1 results shared with another analysis of the same puzzle (unrecorded runs).
+    shared: Option<&'o mut Shared>,
+    /// The current `j = 1` pass's state in `shared`, when kept there.
+    shared_state: Option<u32>,
     rec: R,
     counters: super::Counters,
     /// Top-level facts, in the order applied.
@@ -113,6 +117,9 @@ struct Engine<'o, R> {
     shown_tests: u64,
     /// Hypotheses already worked out in this analysis (unrecorded runs only).
     memo: Memo,
+    /// Open depth-1 ends found inside the hypotheses of the passes at `j >= 2` under way
+    /// (unrecorded runs only): known-open answers for every closure below them.
+    pool: EndPool,
     /// Whether the open results of the current `j = 1` pass need their pair counts: only a
     /// `j = 2` pass to come reads them (or a recording). Other pair counts are only recorded.
     /// Set before every pass; a `j = 1` test opens no closure, so nothing nested changes it
@@ -125,13 +132,15 @@ struct Engine<'o, R> {
 /// `solution` is the puzzle's unique solution when the caller knows it: with `--proof
 /// contradiction` a top-level branch that holds it is answered open without a test (nothing
 /// true is ever disproved, and reaching the solution proves nothing then).
-pub(super) fn analyse(a: &mut Analysis, solution: Option<&Grid>) {
+pub(super) fn analyse(a: &mut Analysis, solution: Option<&Grid>, shared: Option<&mut Shared>) {
     // The propagated start: the search's first state and the tree's root.
     let (start, outcome) = super::autosolve(&a.puzzle, &a.options);
     a.start = start;
     match a.options.recording {
         Recording::Off => {
-            run(a, outcome, NoRecord, solution);
+            // Another analysis' results apply only under the same propagation profile.
+            let shared = shared.map(|s| s.for_profile(a.options.profile));
+            run(a, outcome, NoRecord, solution, shared);
         }
         recording => {
             let tree = (recording == Recording::ChainAndTree)
@@ -141,6 +150,7 @@ pub(super) fn analyse(a: &mut Analysis, solution: Option<&Grid>) {
                 outcome,
                 Trace::new(&a.given.clone(), tree, a.options.profile),
                 solution,
+                None,
             );
             (a.lines, a.tree) = trace.finish(a.options.budget.deadline);
         }
@@ -148,7 +158,13 @@ pub(super) fn analyse(a: &mut Analysis, solution: Option<&Grid>) {
 }
 
 /// The search from `a.start`, which propagating the puzzle gave with `outcome`.
-fn run<R: Recorder>(a: &mut Analysis, outcome: Outcome, rec: R, solution: Option<&Grid>) -> R {
+fn run<R: Recorder>(
+    a: &mut Analysis,
+    outcome: Outcome,
+    rec: R,
+    solution: Option<&Grid>,
+    shared: Option<&mut Shared>,
+) -> R {
     let opts = a.options;
     let mut state = a.start;
     let mut engine = Engine {
@@ -170,6 +186,9 @@ fn run<R: Recorder>(a: &mut Analysis, outcome: Outcome, rec: R, solution: Option
         shown: 0,
         shown_tests: 0,
         memo: Memo::default(),
+        pool: EndPool::default(),
+        shared,
+        shared_state: None,
         count_pairs: true,
     };
     engine.rec.start(&state, outcome == Outcome::Solved);
@@ -279,7 +298,15 @@ impl<R: Recorder> Engine<'_, R> {
                     lv.order.sort_by_key(|&i| std::cmp::Reverse(pairs[i]));
                 }
                 self.count_pairs = k >= 2;
-                pass = self.pass(state, (j, level), lv, outer.as_mut())?;
+                let pooled = j >= 2 && !R::RECORDS && !self.sweep;
+                if pooled {
+                    self.pool.open();
+                }
+                let result = self.pass(state, (j, level), lv, outer.as_mut());
+                if pooled {
+                    self.pool.close();
+                }
+                pass = result?;
                 if !matches!(pass, Pass::Nothing) {
                     break;
                 }
@@ -328,6 +355,16 @@ impl<R: Recorder> Engine<'_, R> {
                 let cell = lv.decisions[lv.order[oi]].cell.index();
                 lv.later[oi] = lv.later[oi + 1] | 1u128 << cell;
             }
+        }
+        self.shared_state = match self.shared.as_deref_mut() {
+            Some(shared) if j == 1 && !self.sweep => shared.state(state),
+            _ => None,
+        };
+        if watch && !R::RECORDS {
+            // Open ends found elsewhere below the enclosing pass's state that lie inside this
+            // state answer this pass's branches as well as its own ends do.
+            lv.known.watch(lv.later[0]);
+            self.pool.note_inside(state, &mut lv.known);
         }
         // Hypotheses of one pass start from one state (a sweep changes it as it goes).
         let share = j >= 2 && !self.sweep;
@@ -497,6 +534,9 @@ impl<R: Recorder> Engine<'_, R> {
         let r = r?;
         if skip && matches!(r, Res::Open(_)) {
             lv.known.note(state, &self.last_open);
+            if !R::RECORDS && !self.sweep {
+                self.pool.add(&self.last_open);
+            }
         }
         Ok(r)
     }
@@ -524,7 +564,8 @@ impl<R: Recorder> Engine<'_, R> {
         let prop = Prop::new(self.opts, &self.bases, R::RECORDS);
         let g = &mut self.last_open;
         let outcome = if j == 1 {
-            reuse.propagate(state, (d, which), outer, prop, g)
+            let shared = self.shared.as_deref_mut().zip(self.shared_state);
+            reuse.propagate_sharing(state, (d, which), outer, prop, g, shared)
         } else if !R::RECORDS {
             // The branch's last end in this closure (its j = 1 test in this state, or in a
             // larger one after a sweep's facts or in the depth-first walk), intersected with the
@@ -763,6 +804,37 @@ struct Reuse {
 impl Reuse {
     fn clear(&mut self) {
         self.ends.clear();
+    }
+
+    /// [`Reuse::propagate`], unless `shared` (another analysis' results, with the state's
+    /// place there) holds the branch's result; a result found here is added to it.
+    fn propagate_sharing(
+        &mut self,
+        state: &Grid,
+        (d, which): (&Decision, usize),
+        outer: Option<&mut Outer<'_>>,
+        prop: Prop<'_>,
+        g: &mut Grid,
+        shared: Option<(&mut Shared, u32)>,
+    ) -> Outcome {
+        let Some((shared, id)) = shared else {
+            return self.propagate(state, (d, which), outer, prop, g);
+        };
+        let b = d.branch(which);
+        if let Some((end, outcome)) = shared.get(id, b) {
+            // Taken as this closure's end of the branch, as if propagated here.
+            *g = *end;
+            let key = branch_key(d, which);
+            if outcome.is_contradiction() {
+                self.ends.remove(&key);
+            } else {
+                self.ends.insert(key, *g);
+            }
+            return outcome;
+        }
+        let outcome = self.propagate(state, (d, which), outer, prop, g);
+        shared.put(id, b, g, outcome);
+        outcome
     }
 
     /// Applies branch `which` of `d` to `state` and propagates, into `g`, starting from the end
@@ -1257,6 +1329,146 @@ impl KnownOpen {
     }
 }
 
+/// The depth-1 results of one analysis, for another analysis of the same puzzle under the same
+/// propagation profile: classification runs two (the level's `pairs` and the depth's decision
+/// kinds), whose states and branches coincide in part, above all early on. A branch's result
+/// depends only on the state it is applied to, the branch and the profile, so the second run
+/// takes the first one's instead of propagating again; its counts are unchanged (a test is
+/// counted whether or not it propagates).
+///
+/// States are kept by a fingerprint and compared whole; each result by its state's place and
+/// the branch's statement. Bounded: past [`SHARED_LIMIT`] results nothing more is kept.
+#[derive(Default)]
+pub(crate) struct Shared {
+    profile: Option<Profile>,
+    states: HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
+    grids: Vec<Grid>,
+    results: HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
+    ends: Vec<(Grid, Outcome)>,
+}
+
+/// At most this many results are kept (about 350 KB; more were measured no better: the runs'
+/// states coincide mostly early on).
+const SHARED_LIMIT: usize = 1 << 11;
+
+impl Shared {
+    /// These results, emptied first unless they were made under `profile`.
+    fn for_profile(&mut self, profile: Profile) -> &mut Shared {
+        if self.profile != Some(profile) {
+            *self = Shared {
+                profile: Some(profile),
+                ..Shared::default()
+            };
+        }
+        self
+    }
+
+    /// The place of `state`, kept now if new and there is room.
+    fn state(&mut self, state: &Grid) -> Option<u32> {
+        let fingerprint = MemoKey::new(*state, 0, 0).fingerprint;
+        match self.states.entry(fingerprint) {
+            Entry::Occupied(place) => {
+                let id = *place.get();
+                (self.grids[id as usize] == *state).then_some(id)
+            }
+            Entry::Vacant(slot) if self.ends.len() < SHARED_LIMIT => {
+                let id = self.grids.len() as u32;
+                slot.insert(id);
+                self.grids.push(*state);
+                Some(id)
+            }
+            Entry::Vacant(_) => None,
+        }
+    }
+
+    fn key(state: u32, b: Statement) -> u64 {
+        u64::from(state) << 16 | b.cell.index() as u64 | u64::from(b.values.bits()) << 7
+    }
+
+    /// The result kept for branch `b` of the state kept at `state`.
+    fn get(&self, state: u32, b: Statement) -> Option<(&Grid, Outcome)> {
+        let place = *self.results.get(&Shared::key(state, b))?;
+        let (end, outcome) = &self.ends[place as usize];
+        Some((end, *outcome))
+    }
+
+    /// Keeps `g`, the result of branch `b` from the state kept at `state`.
+    fn put(&mut self, state: u32, b: Statement, g: &Grid, outcome: Outcome) {
+        if self.ends.len() >= SHARED_LIMIT {
+            return;
+        }
+        if let Entry::Vacant(slot) = self.results.entry(Shared::key(state, b)) {
+            slot.insert(self.ends.len() as u32);
+            self.ends.push((*g, outcome));
+        }
+    }
+}
+
+/// Open end positions of depth-1 tests, kept while the passes at `j >= 2` that they were found
+/// under run. Every closure inside such a pass works on a state inside the pass's state `Y`, and
+/// so does every end found in it. An open, incomplete end `E` is a fixpoint of propagation, so
+/// a branch `b` whose position `Z ∧ b` contains `E` propagates to a position that contains `E`
+/// too: no contradiction, not complete, open. [`EndPool::note_inside`] hands a pass at `Z` the
+/// ends that lie inside `Z` (found in earlier hypotheses of the enclosing pass, or earlier in
+/// this one), for its [`KnownOpen`] notes; a branch they answer is still counted as a test.
+///
+/// One buffer with a start per pass under way: a pass's entries are those from its start on,
+/// dropped when it ends.
+#[derive(Default)]
+struct EndPool {
+    ends: Vec<Grid>,
+    /// The solved cells of each end (bit = row-major index), a quick first check.
+    solved: Vec<u128>,
+    starts: Vec<usize>,
+}
+
+/// At most this many ends are kept (83 KB; more were measured no better: most of those that
+/// answer a branch come early).
+const POOL_LIMIT: usize = 1 << 9;
+
+impl EndPool {
+    /// A pass at `j >= 2` starts.
+    fn open(&mut self) {
+        self.starts.push(self.ends.len());
+    }
+
+    /// The pass ends: its entries go.
+    fn close(&mut self) {
+        let start = self.starts.pop().unwrap_or(0);
+        self.ends.truncate(start);
+        self.solved.truncate(start);
+    }
+
+    /// Keeps `end`, the open end of a depth-1 test, if a pass is under way.
+    fn add(&mut self, end: &Grid) {
+        if self.starts.is_empty() || self.ends.len() >= POOL_LIMIT {
+            return;
+        }
+        let solved = end.solved_cells().bits();
+        if solved == (1u128 << 81) - 1 {
+            return;
+        }
+        self.ends.push(*end);
+        self.solved.push(solved);
+    }
+
+    /// Notes in `known` every end of the innermost pass that lies inside `state`.
+    fn note_inside(&self, state: &Grid, known: &mut KnownOpen) {
+        let Some(&start) = self.starts.last() else {
+            return;
+        };
+        if start == self.ends.len() {
+            return;
+        }
+        let need = state.solved_cells().bits();
+        for (e, &solved) in self.ends[start..].iter().zip(&self.solved[start..]) {
+            if need & !solved == 0 && e.within(state) {
+                known.note(state, e);
+            }
+        }
+    }
+}
+
 /// The pair count of a branch answered open without propagating.
 const UNKNOWN_PAIRS: u8 = u8::MAX;
 
@@ -1271,6 +1483,35 @@ fn open_pairs(r: Res) -> u8 {
 
 #[cfg(test)]
 mod tests {
+    /// Depth-1 results kept under one propagation profile are not handed out under another;
+    /// under the same one they are, by state and branch.
+    #[test]
+    fn shared_results_serve_only_their_own_state_branch_and_profile() {
+        use super::{Grid, Outcome, Profile, Shared, Statement};
+        use crate::grid::{Candidates, Cell, Digit};
+        let state = Grid::empty();
+        let mut other = state;
+        let b = Statement::new(
+            Cell::from_row_col(0, 0),
+            Candidates::single(Digit::new(1).unwrap()),
+        );
+        b.apply(&mut other);
+        let mut shared = Shared::default();
+        let s = shared.for_profile(Profile::DEFAULT);
+        let id = s.state(&state).unwrap();
+        s.put(id, b, &other, Outcome::Open);
+        assert_eq!(s.state(&state), Some(id));
+        assert_eq!(s.get(id, b).map(|r| *r.0), Some(other));
+        let c = Statement::new(b.cell, Candidates::single(Digit::new(2).unwrap()));
+        assert!(s.get(id, c).is_none());
+        let o = s.state(&other).unwrap();
+        assert!(o != id && s.get(o, b).is_none());
+        let s = shared.for_profile(Profile::DEFAULT);
+        assert!(s.get(id, b).is_some());
+        let s = shared.for_profile(Profile::SINGLES);
+        assert!(s.get(id, b).is_none());
+    }
+
     use super::*;
     use crate::grid::{Candidates, Cell};
 

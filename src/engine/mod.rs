@@ -9,6 +9,7 @@ mod json;
 mod pair_analysis;
 mod trace;
 
+pub(crate) use closure::Shared;
 pub use json::{AnalysisRecord, OptionsRecord};
 pub use pair_analysis::{BranchOutcome, DecisionResult, PairAnalysis};
 pub use trace::TracedLine;
@@ -280,7 +281,7 @@ impl Analysis {
                 return analysis;
             }
             Ok(Solutions::Unique(solution)) => {
-                closure::analyse(&mut analysis, Some(&solution));
+                closure::analyse(&mut analysis, Some(&solution), None);
             }
             Err(stop) => analysis.status = Status::Unsolved(stop.into()),
         }
@@ -293,14 +294,21 @@ impl Analysis {
     /// budget and deadline still bound the work.
     pub fn run_unchecked(puzzle: &Grid, options: &Options) -> Analysis {
         let mut analysis = Analysis::unstarted(*puzzle, &[], options);
-        closure::analyse(&mut analysis, None);
+        closure::analyse(&mut analysis, None, None);
         analysis
     }
 
-    /// Analyses `puzzle`, which the caller has established to have exactly the one `solution`.
-    pub(crate) fn run_unique(puzzle: &Grid, solution: &Grid, options: &Options) -> Analysis {
+    /// Analyses `puzzle`, which the caller has established to have exactly the one `solution`,
+    /// taking depth-1 results from `shared` (made by earlier analyses of the same puzzle) and
+    /// adding its own: the same analysis as without them, with less work.
+    pub(crate) fn run_unique(
+        puzzle: &Grid,
+        solution: &Grid,
+        options: &Options,
+        shared: &mut Shared,
+    ) -> Analysis {
         let mut analysis = Analysis::unstarted(*puzzle, &[], options);
-        closure::analyse(&mut analysis, Some(solution));
+        closure::analyse(&mut analysis, Some(solution), Some(shared));
         analysis
     }
 

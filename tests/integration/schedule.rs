@@ -262,10 +262,13 @@ fn the_hardest_collections_are_rarely_unsolved_on_whole_sets() {
 
 /// One engine run per question: the chain (recorded) and the classification (not recorded) of
 /// the same options make the same tests, hypotheses and facts. The classification also takes
-/// the results of hypotheses that start where an earlier one did from its memo, which a
-/// recorded run never does: this checks that the memo's counts are the tests it stands for.
+/// the results of hypotheses that start where an earlier one did from its memo, answers
+/// branches from open ends found elsewhere, and runs the level's analysis on the first run's
+/// depth-1 results, none of which a recorded run does: this checks that those shortcuts give
+/// the results and counts of the tests they stand for.
 #[test]
 fn chain_and_classify_report_the_same_effort() {
+    let mut levels = 0;
     let mut puzzles = data_slice("top95.txt", 20);
     puzzles.extend(data_slice("forum-hardest-1106.txt", 4));
     for schedule in [Schedule::Synchronous, Schedule::Sequential] {
@@ -295,9 +298,31 @@ fn chain_and_classify_report_the_same_effort() {
                 let k = &chain.counters;
                 assert_eq!(e, (k.tests, k.hypotheses, k.facts), "{g:?} {decisions}");
                 assert_eq!(c.depth, chain.depth);
+                if c.pairs_effort.tests == 0 {
+                    continue;
+                }
+                // The level's run, second, takes depth-1 results from the first one.
+                let level = Analysis::run(
+                    g,
+                    &Options {
+                        recording: Recording::Chain,
+                        decisions: DecisionKinds::PAIRS,
+                        ..copts.engine
+                    },
+                );
+                let e = &c.pairs_effort;
+                let k = &level.counters;
+                assert_eq!(
+                    (e.tests, e.hypotheses, e.facts),
+                    (k.tests, k.hypotheses, k.facts),
+                    "{g:?} {decisions}: the level's run"
+                );
+                assert_eq!(c.depth_pairs, level.depth);
+                levels += 1;
             }
         }
     }
+    assert!(levels >= 20, "{levels} level runs compared");
     // The depth-first walk, whose hypotheses the memo keeps too.
     let engine = Options {
         walk: hdp::engine::Walk::DepthFirst,
