@@ -700,6 +700,8 @@ impl<R: Recorder> Engine<'_, R> {
     fn apply_facts(&mut self, state: &mut Grid, facts: &[Statement], level: usize) -> Res {
         let mut changed = CellSet::EMPTY;
         let mut empty = false;
+        // The pass's state, an open fixpoint: where an unrecorded run propagates from.
+        let base = *state;
         for f in facts {
             self.counters.facts += 1;
             if level == 0 {
@@ -716,8 +718,11 @@ impl<R: Recorder> Engine<'_, R> {
         }
         let outcome = if empty {
             None
-        } else {
+        } else if R::RECORDS {
             Some(propagate_changed(state, changed, &self.opts.profile))
+        } else {
+            // The same fixpoint, found as branch tests find theirs.
+            Some(Prop::new(self.opts, &self.bases, false).changed(state, changed, &base))
         };
         let (res, end) = match outcome {
             Some(Outcome::Solved) => {
