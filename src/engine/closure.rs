@@ -118,7 +118,7 @@ struct Engine<'o, R> {
     /// Hypotheses already worked out in this analysis (unrecorded runs only).
     memo: Memo,
     /// Open depth-1 ends found inside the hypotheses of the passes at `j >= 2` under way
-    /// (unrecorded runs only): known-open answers for every closure below them.
+    /// (unrecorded runs only): known-open answers for the closures right below each.
     pool: EndPool,
     /// Whether the open results of the current `j = 1` pass need their pair counts: only a
     /// `j = 2` pass to come reads them (or a recording). Other pair counts are only recorded.
@@ -306,6 +306,8 @@ impl<R: Recorder> Engine<'_, R> {
                 if pooled {
                     self.pool.close();
                 }
+                // Only the `j = 1` tests of the pass that set it may read it.
+                self.shared_state = None;
                 pass = result?;
                 if !matches!(pass, Pass::Nothing) {
                     break;
@@ -1342,7 +1344,7 @@ impl KnownOpen {
 /// counted whether or not it propagates).
 ///
 /// States are kept by a fingerprint and compared whole; each result by its state's place and
-/// the branch's statement. Bounded: past [`SHARED_LIMIT`] results nothing more is kept.
+/// the branch's statement. Bounded: past [`SHARED_LIMIT`] states or results nothing more is kept.
 #[derive(Default)]
 pub(crate) struct Shared {
     profile: Option<Profile>,
@@ -1352,8 +1354,8 @@ pub(crate) struct Shared {
     ends: Vec<(Grid, Outcome)>,
 }
 
-/// At most this many results are kept (about 350 KB; more were measured no better: the runs'
-/// states coincide mostly early on).
+/// At most this many results, and as many states, are kept (at most 0.7 MB; more were measured
+/// no better: the runs' states coincide mostly early on).
 const SHARED_LIMIT: usize = 1 << 11;
 
 impl Shared {
@@ -1376,7 +1378,7 @@ impl Shared {
                 let id = *place.get();
                 (self.grids[id as usize] == *state).then_some(id)
             }
-            Entry::Vacant(slot) if self.ends.len() < SHARED_LIMIT => {
+            Entry::Vacant(slot) if self.grids.len().max(self.ends.len()) < SHARED_LIMIT => {
                 let id = self.grids.len() as u32;
                 slot.insert(id);
                 self.grids.push(*state);
@@ -1414,8 +1416,9 @@ impl Shared {
 /// so does every end found in it. An open, incomplete end `E` is a fixpoint of propagation, so
 /// a branch `b` whose position `Z ∧ b` contains `E` propagates to a position that contains `E`
 /// too: no contradiction, not complete, open. [`EndPool::note_inside`] hands a pass at `Z` the
-/// ends that lie inside `Z` (found in earlier hypotheses of the enclosing pass, or earlier in
-/// this one), for its [`KnownOpen`] notes; a branch they answer is still counted as a test.
+/// ends that lie inside `Z` (found in earlier hypotheses of the enclosing pass, or in earlier
+/// passes of this closure), for its [`KnownOpen`] notes; a branch they answer is still counted
+/// as a test.
 ///
 /// One buffer with a start per pass under way: a pass's entries are those from its start on,
 /// dropped when it ends.
@@ -1488,12 +1491,14 @@ fn open_pairs(r: Res) -> u8 {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+    use crate::grid::{Candidates, Cell};
+
     /// Depth-1 results kept under one propagation profile are not handed out under another;
     /// under the same one they are, by state and branch.
     #[test]
     fn shared_results_serve_only_their_own_state_branch_and_profile() {
-        use super::{Grid, Outcome, Profile, Shared, Statement};
-        use crate::grid::{Candidates, Cell, Digit};
+        use crate::grid::Digit;
         let state = Grid::empty();
         let mut other = state;
         let b = Statement::new(
@@ -1516,9 +1521,6 @@ mod tests {
         let s = shared.for_profile(Profile::SINGLES);
         assert!(s.get(id, b).is_none());
     }
-
-    use super::*;
-    use crate::grid::{Candidates, Cell};
 
     /// The known-open notes of pair decisions against a plain list per cell with the same
     /// policy: a mask inside a kept one's is not kept; kept masks containing a new one go; at

@@ -145,7 +145,7 @@ impl Grid {
     }
 
     /// The cells with exactly one candidate, in one branch-free pass that vectorizes.
-    pub fn solved_cells(&self) -> CellSet {
+    pub(crate) fn solved_cells(&self) -> CellSet {
         let mut single = [0u8; 88];
         for (s, c) in single.iter_mut().zip(&self.cells) {
             let m = c.bits();
@@ -156,7 +156,7 @@ impl Grid {
 
     /// Whether every cell's candidates are among those of the same cell in `other` (this
     /// position lies inside `other`).
-    pub fn within(&self, other: &Grid) -> bool {
+    pub(crate) fn within(&self, other: &Grid) -> bool {
         self.cells
             .iter()
             .zip(&other.cells)
