@@ -48,31 +48,51 @@ static UNIT_BITS32: [u128; 32] = {
     out
 };
 
-/// The value boards of a position: bit `i` of board `d` when cell `i` may take value `d + 1`.
-type Boards = [u128; 9];
+/// The value boards of a position: bit `i` of board `d` when cell `i` may take value `d + 1`;
+/// padded to 16 boards (the last seven empty), as [`PerValue`].
+type Boards = [u128; 16];
+
+/// Per value, padded to 16 entries (the last seven unused): a value index taken from the
+/// trailing zeros of a 9-bit set needs no bounds check (`% 16` is one AND).
+type PerValue = [u32; 16];
 
 /// The cells with exactly one value, from the boards.
 fn solved_of(boards: &Boards) -> u128 {
     let (mut once, mut twice) = (0u128, 0u128);
-    for &b in boards {
+    for &b in &boards[..9] {
         twice |= once & b;
         once |= b;
     }
     once & !twice
 }
 
+/// Calls `f` with each set bit of `x`, in increasing order, until it fails: the two 64-bit
+/// halves one after the other (a 128-bit trailing-zero count and clear cost twice as much).
+#[inline(always)]
+fn each_bit(x: u128, mut f: impl FnMut(usize) -> Result<(), ()>) -> Result<(), ()> {
+    let mut lo = x as u64;
+    while lo != 0 {
+        f(lo.trailing_zeros() as usize)?;
+        lo &= lo - 1;
+    }
+    let mut hi = (x >> 64) as u64;
+    while hi != 0 {
+        f(64 + hi.trailing_zeros() as usize)?;
+        hi &= hi - 1;
+    }
+    Ok(())
+}
+
 /// Corrects `boards`, those of `from`, into those of `to`.
 fn correct(boards: &mut Boards, from: &[u16; 81], to: &[u16; 81]) {
-    let mut diff = differing_masks(to, from);
-    while diff != 0 {
-        let i = diff.trailing_zeros() as usize;
-        diff &= diff - 1;
+    let _ = each_bit(differing_masks(to, from), |i| {
         let mut x = to[i] ^ from[i];
         while x != 0 {
-            boards[x.trailing_zeros() as usize] ^= 1 << i;
+            boards[x.trailing_zeros() as usize % 16] ^= 1 << i;
             x &= x - 1;
         }
-    }
+        Ok(())
+    });
 }
 
 /// How many positions [`Bases`] keeps: one per nesting level of a depth-3 search, and one more.
@@ -97,7 +117,7 @@ impl Default for Bases {
     fn default() -> Self {
         Bases {
             grids: [[0; 81]; KEPT],
-            boards: [[0; 9]; KEPT],
+            boards: [[0; 16]; KEPT],
             solved: [0; KEPT],
             len: 0,
             last: 0,
@@ -120,7 +140,7 @@ impl Bases {
                 let k = self.next;
                 self.next = (k + 1) % KEPT;
                 let mut boards = if self.len == 0 {
-                    [0; 9]
+                    [0; 16]
                 } else {
                     self.boards[self.last]
                 };
@@ -181,19 +201,17 @@ pub(super) fn run_meet(
     if !(profile.has_locked() || profile.has_subsets()) {
         return run(cells, base, bases, profile);
     }
-    let mut both = [0u32; 9];
+    let mut both: PerValue = [0; 16];
     let mut touched = 0u32;
-    let mut todo = other;
-    while todo != 0 {
-        let i = todo.trailing_zeros() as usize % 81;
-        todo &= todo - 1;
+    let _ = each_bit(other, |i| {
         touched |= CELL_UNITS[i];
         let mut lost = end.cells()[i].bits() & !cells[i];
         while lost != 0 {
-            both[lost.trailing_zeros() as usize % 9] |= CELL_UNITS[i];
+            both[lost.trailing_zeros() as usize % 16] |= CELL_UNITS[i];
             lost &= lost - 1;
         }
-    }
+        Ok(())
+    });
     from_base(cells, base, Some(&(both, touched)), bases, profile)
 }
 
@@ -202,7 +220,7 @@ pub(super) fn run_meet(
 fn from_base(
     cells: &mut Cells<'_>,
     base: &Grid,
-    meet: Option<&([u32; 9], u32)>,
+    meet: Option<&(PerValue, u32)>,
     bases: &mut Bases,
     profile: &Profile,
 ) -> Outcome {
@@ -239,7 +257,7 @@ pub(super) fn run_from_end(
 fn search(
     cells: &mut Cells<'_>,
     base: (&[u16; 81], Boards, u128),
-    diff: (u128, Option<&([u32; 9], u32)>),
+    diff: (u128, Option<&(PerValue, u32)>),
     profile: &Profile,
 ) -> Outcome {
     if profile.has_locked() || profile.has_subsets() {
@@ -254,7 +272,7 @@ fn search(
 fn search_as<const FULL: bool>(
     cells: &mut Cells<'_>,
     (base, boards, solved): (&[u16; 81], Boards, u128),
-    (diff, meet): (u128, Option<&([u32; 9], u32)>),
+    (diff, meet): (u128, Option<&(PerValue, u32)>),
     profile: &Profile,
 ) -> Outcome {
     let locked = usize::from(profile.has(Rule::LockedPointing))
@@ -263,9 +281,9 @@ fn search_as<const FULL: bool>(
         boards,
         solved,
         queue: 0,
-        unchecked: [0; 9],
+        unchecked: [0; 16],
         unchecked_values: 0,
-        since_locked: [0; 9],
+        since_locked: [0; 16],
         locked_values: 0,
         changed: 0,
         pending: 0,
@@ -463,7 +481,7 @@ struct Search<'b, const FULL: bool> {
     /// The singles whose value has not yet left their peers.
     queue: u128,
     /// Per value, the units where it lost a place and is still to be checked.
-    unchecked: [u32; 9],
+    unchecked: PerValue,
     /// The values with units in `unchecked` (bit `d` for value `d + 1`; maybe none left).
     unchecked_values: u16,
     /// With `FULL`: per value, the cells that lost it since locked candidates last looked.
@@ -490,15 +508,12 @@ impl<const FULL: bool> Search<'_, FULL> {
         cells: &mut Cells<'_>,
         base: &[u16; 81],
         diff: u128,
-        meet: Option<&([u32; 9], u32)>,
+        meet: Option<&(PerValue, u32)>,
     ) -> Result<(), ()> {
         // The cells that differ from `base`: their lost values leave the boards, and are to be
         // checked in their units.
         let mut touched = 0u32;
-        let mut todo = diff;
-        while todo != 0 {
-            let i = todo.trailing_zeros() as usize;
-            todo &= todo - 1;
+        each_bit(diff, |i| {
             let m = cells[i];
             let mut lost = base[i] & !m;
             if FULL {
@@ -506,7 +521,7 @@ impl<const FULL: bool> Search<'_, FULL> {
                 self.locked_values |= lost;
             }
             while lost != 0 {
-                let d = lost.trailing_zeros() as usize;
+                let d = lost.trailing_zeros() as usize % 16;
                 lost &= lost - 1;
                 self.boards[d] &= !(1 << i);
                 self.unchecked[d] |= CELL_UNITS[i];
@@ -521,7 +536,8 @@ impl<const FULL: bool> Search<'_, FULL> {
                 self.queue |= 1 << i;
                 self.solved |= 1 << i;
             }
-        }
+            Ok(())
+        })?;
         match meet {
             Some((both, other)) => {
                 for (units, both) in self.unchecked.iter_mut().zip(both) {
@@ -552,7 +568,7 @@ impl<const FULL: bool> Search<'_, FULL> {
                 // A naked single: its value leaves the peers that have it.
                 let i = self.queue.trailing_zeros() as usize;
                 self.queue &= self.queue - 1;
-                let d = cells[i].trailing_zeros() as usize % 9;
+                let d = cells[i].trailing_zeros() as usize % 16;
                 self.remove(cells, d, self.boards[d] & PEER_BITS[i], CELL_UNITS[i])?;
             }
             if self.unchecked_values == 0 {
@@ -560,7 +576,7 @@ impl<const FULL: bool> Search<'_, FULL> {
             }
             let mut values = std::mem::take(&mut self.unchecked_values);
             while values != 0 {
-                let d = values.trailing_zeros() as usize % 9;
+                let d = values.trailing_zeros() as usize % 16;
                 values &= values - 1;
                 self.check(cells, d)?;
             }
@@ -574,7 +590,7 @@ impl<const FULL: bool> Search<'_, FULL> {
         &mut self,
         cells: &mut Cells<'_>,
         d: usize,
-        mut hits: u128,
+        hits: u128,
         placed: u32,
     ) -> Result<(), ()> {
         self.boards[d] &= !hits;
@@ -584,9 +600,7 @@ impl<const FULL: bool> Search<'_, FULL> {
         }
         let v = 1u16 << d;
         let mut units = 0u32;
-        while hits != 0 {
-            let p = hits.trailing_zeros() as usize;
-            hits &= hits - 1;
+        each_bit(hits, |p| {
             let n = cells[p] & !v;
             cells[p] = n;
             if n & n.wrapping_sub(1) == 0 {
@@ -597,7 +611,8 @@ impl<const FULL: bool> Search<'_, FULL> {
                 self.solved |= 1 << p;
             }
             units |= CELL_UNITS[p];
-        }
+            Ok(())
+        })?;
         if FULL {
             self.changed |= units;
         }
@@ -615,7 +630,7 @@ impl<const FULL: bool> Search<'_, FULL> {
         let mut any = false;
         let mut values = std::mem::take(&mut self.locked_values);
         while values != 0 {
-            let d = values.trailing_zeros() as usize % 9;
+            let d = values.trailing_zeros() as usize % 16;
             values &= values - 1;
             let lost = std::mem::take(&mut self.since_locked[d]);
             let gone = locked_removals(self.boards[d], lost, self.locked);
@@ -658,7 +673,7 @@ impl<const FULL: bool> Search<'_, FULL> {
             let mut lost = before[i].bits() & !m;
             self.locked_values |= lost;
             while lost != 0 {
-                let d = lost.trailing_zeros() as usize % 9;
+                let d = lost.trailing_zeros() as usize % 16;
                 lost &= lost - 1;
                 self.boards[d] &= !(1 << i);
                 self.since_locked[d] |= 1 << i;
@@ -714,7 +729,7 @@ impl<const FULL: bool> Search<'_, FULL> {
             self.locked_values |= lost;
         }
         while lost != 0 {
-            let e = lost.trailing_zeros() as usize % 9;
+            let e = lost.trailing_zeros() as usize % 16;
             self.boards[e] &= !(1 << q);
             self.unchecked[e] |= CELL_UNITS[q];
             if FULL {

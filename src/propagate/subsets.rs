@@ -456,11 +456,23 @@ const fn holding<const N: usize>(sets: &[u16; N]) -> [u128; 512] {
     out
 }
 
+/// Nine masks (a unit's cells, or its values' places) padded to 16, so that an index taken from
+/// the trailing zeros of a 9-bit set needs no bounds check (`% 16` is one AND).
+type Padded = [u16; 16];
+
+/// `masks`, padded.
+#[inline(always)]
+fn padded(masks: &[u16; 9]) -> Padded {
+    let mut out = [0u16; 16];
+    out[..9].copy_from_slice(masks);
+    out
+}
+
 /// The k-sets `U` of bits (2 <= `k` <= `max`, `max` <= 3) that hold at least `k` of the items
 /// `sel` of `masks`, as bits in the order of [`KSETS23`]: some `k` items have at most `k` bits
 /// between them if and only if one is found. Counted for all k-sets at once.
 #[inline(always)]
-fn crowded23(masks: &[u16; 9], sel: u16, max: u32) -> u128 {
+fn crowded23(masks: &Padded, sel: u16, max: u32) -> u128 {
     if sel.count_ones() < 2 {
         return 0;
     }
@@ -469,7 +481,7 @@ fn crowded23(masks: &[u16; 9], sel: u16, max: u32) -> u128 {
         // Pairs only (no three items): the low half of the table; at least one, two items.
         let (mut c1, mut c2) = (0u64, 0u64);
         while rest != 0 {
-            let k = rest.trailing_zeros() as usize % 9;
+            let k = rest.trailing_zeros() as usize % 16;
             rest &= rest - 1;
             let t = IN23[usize::from(masks[k]) % 512] as u64;
             c2 |= c1 & t;
@@ -479,7 +491,7 @@ fn crowded23(masks: &[u16; 9], sel: u16, max: u32) -> u128 {
     }
     let (mut c1, mut c2, mut c3) = (0u128, 0u128, 0u128);
     while rest != 0 {
-        let k = rest.trailing_zeros() as usize % 9;
+        let k = rest.trailing_zeros() as usize % 16;
         rest &= rest - 1;
         let t = IN23[usize::from(masks[k]) % 512];
         c3 |= c2 & t;
@@ -491,14 +503,14 @@ fn crowded23(masks: &[u16; 9], sel: u16, max: u32) -> u128 {
 
 /// [`crowded23`] for quads ([`KSETS4`]).
 #[inline(always)]
-fn crowded4(masks: &[u16; 9], sel: u16) -> u128 {
+fn crowded4(masks: &Padded, sel: u16) -> u128 {
     if sel.count_ones() < 4 {
         return 0;
     }
     let (mut c1, mut c2, mut c3, mut c4) = (0u128, 0u128, 0u128, 0u128);
     let mut rest = sel;
     while rest != 0 {
-        let k = rest.trailing_zeros() as usize % 9;
+        let k = rest.trailing_zeros() as usize % 16;
         rest &= rest - 1;
         let t = IN4[usize::from(masks[k]) % 512];
         c4 |= c3 & t;
@@ -516,7 +528,7 @@ fn crowded4(masks: &[u16; 9], sel: u16) -> u128 {
 /// and no contradiction (a union of fewer than `k` bits would leave some crowded set that
 /// holds it with a bit that is missing, or in another element).
 #[inline(never)]
-fn may_act(masks: &[u16; 9], scope: u16, missing: u16, mut crowded: u128, sets: &[u16]) -> bool {
+fn may_act(masks: &Padded, scope: u16, missing: u16, mut crowded: u128, sets: &[u16]) -> bool {
     while crowded != 0 {
         let u = sets[crowded.trailing_zeros() as usize % sets.len()];
         crowded &= crowded - 1;
@@ -526,7 +538,7 @@ fn may_act(masks: &[u16; 9], scope: u16, missing: u16, mut crowded: u128, sets: 
         let (mut inside, mut partial) = (0u32, 0u16);
         let mut rest = scope;
         while rest != 0 {
-            let m = masks[rest.trailing_zeros() as usize % 9];
+            let m = masks[rest.trailing_zeros() as usize % 16];
             rest &= rest - 1;
             inside += u32::from(m & !u == 0);
             partial |= m & u & 0u16.wrapping_sub(u16::from(m & !u != 0));
@@ -551,8 +563,8 @@ struct Places {
 impl Places {
     /// The places of each value.
     #[inline]
-    fn array(self) -> [u16; 9] {
-        let mut out = [0u16; 9];
+    fn array(self) -> Padded {
+        let mut out = [0u16; 16];
         for (d, p) in out[..8].iter_mut().enumerate() {
             *p = (self.low >> (8 * d)) as u16 & 0xff | (self.cell8 >> d & 1) << 8;
         }
@@ -623,19 +635,20 @@ fn surely_none(masks: &[u16; 9], key: u128) -> bool {
     if n_open < 3 {
         return true;
     }
+    let wide = padded(masks);
     // Naked: items are the open cells with few values.
     let want = FAST_NAKED[n_open];
     if want.max >= 2 {
         let small = small_cells(masks, open, want.max);
         // The values in no open cell, wanted only once some k-set is crowded.
         let missing = || !values_of(masks, open) & 0x1ff;
-        let crowded = crowded23(masks, small, want.max);
-        if crowded != 0 && may_act(masks, open, missing(), crowded, &KSETS23) {
+        let crowded = crowded23(&wide, small, want.max);
+        if crowded != 0 && may_act(&wide, open, missing(), crowded, &KSETS23) {
             return false;
         }
         if want.max >= 4 {
-            let crowded = crowded4(masks, small);
-            if crowded != 0 && may_act(masks, open, missing(), crowded, &KSETS4) {
+            let crowded = crowded4(&wide, small);
+            if crowded != 0 && may_act(&wide, open, missing(), crowded, &KSETS4) {
                 return false;
             }
         }
@@ -988,7 +1001,7 @@ mod tests {
                 }
             }
             let got = transpose(key_of(&masks).0);
-            assert_eq!(got.array(), places, "{masks:?}");
+            assert_eq!(got.array()[..9], places, "{masks:?}");
             for max in 0..=8 {
                 let want = small_cells(&places, 0x1ff, max);
                 assert_eq!(got.at_most(max), want, "{masks:?} {max}");
