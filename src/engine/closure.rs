@@ -185,7 +185,7 @@ fn run<R: Recorder>(
             .copied(),
         shown: 0,
         shown_tests: 0,
-        memo: Memo::default(),
+        memo: Memo::spare(),
         pool: EndPool::default(),
         shared,
         shared_state: None,
@@ -217,6 +217,7 @@ fn run<R: Recorder>(
     a.end = state;
     a.counters = engine.counters;
     a.facts = engine.top_facts;
+    engine.memo.give_back();
     engine.rec
 }
 
@@ -1067,7 +1068,25 @@ struct Worked {
 /// At most this many results are kept per analysis (about 4.5 MB).
 const MEMO_LIMIT: usize = 1 << 13;
 
+thread_local! {
+    /// The last analysis' memo, emptied, for the next one on this thread: reusing its buffers
+    /// saves growing them again (copying kept grids), and an empty memo is a new one.
+    static SPARE_MEMO: RefCell<Memo> = RefCell::default();
+}
+
 impl Memo {
+    /// An empty memo, with the buffers of the last one this thread gave back.
+    fn spare() -> Memo {
+        SPARE_MEMO.with(|m| std::mem::take(&mut *m.borrow_mut()))
+    }
+
+    /// Empties this memo and keeps it for [`Memo::spare`].
+    fn give_back(mut self) {
+        self.places.clear();
+        self.kept.clear();
+        SPARE_MEMO.with(|m| *m.borrow_mut() = self);
+    }
+
     /// The result kept for `key`, unless counting its effort would cross the test budget (the
     /// hypothesis is then worked out again, so the analysis stops exactly where it would).
     fn recall(
@@ -1362,12 +1381,19 @@ impl Shared {
     /// These results, emptied first unless they were made under `profile`.
     fn for_profile(&mut self, profile: Profile) -> &mut Shared {
         if self.profile != Some(profile) {
-            *self = Shared {
-                profile: Some(profile),
-                ..Shared::default()
-            };
+            self.clear();
+            self.profile = Some(profile);
         }
         self
+    }
+
+    /// Forgets everything, as a new one (keeping its buffers, so that they need not grow again).
+    pub(crate) fn clear(&mut self) {
+        self.profile = None;
+        self.states.clear();
+        self.grids.clear();
+        self.results.clear();
+        self.ends.clear();
     }
 
     /// The place of `state`, kept now if new and there is room.
