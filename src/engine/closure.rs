@@ -186,7 +186,7 @@ fn run<R: Recorder>(
         shown: 0,
         shown_tests: 0,
         memo: Memo::spare(),
-        pool: EndPool::default(),
+        pool: EndPool::spare(),
         shared,
         shared_state: None,
         count_pairs: true,
@@ -218,6 +218,7 @@ fn run<R: Recorder>(
     a.counters = engine.counters;
     a.facts = engine.top_facts;
     engine.memo.give_back();
+    engine.pool.give_back();
     engine.rec
 }
 
@@ -1460,7 +1461,26 @@ struct EndPool {
 /// answer a branch come early).
 const POOL_LIMIT: usize = 1 << 9;
 
+thread_local! {
+    /// The last analysis' pool, emptied, for the next one on this thread (as [`SPARE_MEMO`]).
+    static SPARE_POOL: RefCell<EndPool> = RefCell::default();
+}
+
 impl EndPool {
+    /// An empty pool, with the buffers of the last one this thread gave back.
+    fn spare() -> EndPool {
+        SPARE_POOL.with(|p| std::mem::take(&mut *p.borrow_mut()))
+    }
+
+    /// Empties this pool (an aborted analysis may leave passes open) and keeps it for
+    /// [`EndPool::spare`].
+    fn give_back(mut self) {
+        self.ends.clear();
+        self.solved.clear();
+        self.starts.clear();
+        SPARE_POOL.with(|p| *p.borrow_mut() = self);
+    }
+
     /// A pass at `j >= 2` starts.
     fn open(&mut self) {
         self.starts.push(self.ends.len());
