@@ -229,8 +229,7 @@ pub fn classify(grid: &Grid, options: &ClassifyOptions) -> Classification {
     let mut singles = *grid;
     let singles_solve = propagate(&mut singles, &Profile::SINGLES) == Outcome::Solved;
     // The two runs share their depth-1 results (see `Shared`), in this thread's buffers.
-    let mut shared = SPARE_SHARED.with(|s| std::mem::take(&mut *s.borrow_mut()));
-    shared.clear();
+    let mut shared = Shared::spare();
     let main = Analysis::run_unique(grid, &solution, &options.engine, &mut shared);
     c.depth = depth_of(&main);
     c.effort = effort(&main);
@@ -263,12 +262,6 @@ pub fn classify(grid: &Grid, options: &ClassifyOptions) -> Classification {
         c.depth_pairs
     };
     c.level = Some(Level::from_depth(level_depth, singles_solve));
-    SPARE_SHARED.with(|s| *s.borrow_mut() = shared);
+    shared.give_back();
     c
-}
-
-thread_local! {
-    /// The last puzzle's [`Shared`] on this thread, for the next one: cleared, it is a new one
-    /// that need not grow its buffers again (copying kept grids).
-    static SPARE_SHARED: std::cell::RefCell<Shared> = std::cell::RefCell::default();
 }

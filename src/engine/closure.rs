@@ -1039,12 +1039,7 @@ struct MemoKey {
 
 impl MemoKey {
     fn new(start: Grid, j: u8, level: u8) -> MemoKey {
-        let fingerprint = start
-            .cells()
-            .iter()
-            .fold(u64::from(j) << 8 | u64::from(level), |a, c| {
-                (a.rotate_left(7) ^ u64::from(c.bits())).wrapping_mul(0x9E37_79B9_7F4A_7C15)
-            });
+        let fingerprint = fingerprint(&start, u64::from(j) << 8 | u64::from(level));
         MemoKey {
             start,
             j,
@@ -1052,6 +1047,13 @@ impl MemoKey {
             fingerprint,
         }
     }
+}
+
+/// A hash of `g`'s cells, started from `seed`.
+fn fingerprint(g: &Grid, seed: u64) -> u64 {
+    g.cells().iter().fold(seed, |a, c| {
+        (a.rotate_left(7) ^ u64::from(c.bits())).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    })
 }
 
 /// A hypothesis' closure result, its final position, the solution it reached (when solved)
@@ -1066,26 +1068,57 @@ struct Worked {
     facts: u64,
 }
 
-/// At most this many results are kept per analysis (about 4.5 MB).
+/// At most this many results are kept per analysis (about 4.5 MB; the emptied buffers stay with
+/// the thread for its next analysis, see [`Spares`]).
 const MEMO_LIMIT: usize = 1 << 13;
 
+/// The emptied tables of the last analysis on this thread ([`Memo`], [`EndPool`], [`Shared`]),
+/// for the next one: an emptied table is a new one, whose buffers need not grow again (copying
+/// the grids they hold).
+struct Spares {
+    memo: Memo,
+    pool: EndPool,
+    shared: Shared,
+}
+
 thread_local! {
-    /// The last analysis' memo, emptied, for the next one on this thread: reusing its buffers
-    /// saves growing them again (copying kept grids), and an empty memo is a new one.
-    static SPARE_MEMO: RefCell<Memo> = RefCell::default();
+    static SPARES: RefCell<Option<Spares>> = const { RefCell::new(None) };
+}
+
+/// The spare table `pick` chooses, or a new one.
+fn take_spare<T: Default>(pick: impl FnOnce(&mut Spares) -> &mut T) -> T {
+    SPARES.with(|s| {
+        s.borrow_mut()
+            .as_mut()
+            .map(|s| std::mem::take(pick(s)))
+            .unwrap_or_default()
+    })
+}
+
+/// Keeps `table`, emptied by the caller, as the spare one `pick` chooses.
+fn keep_spare<T>(table: T, pick: impl FnOnce(&mut Spares) -> &mut T) {
+    SPARES.with(|s| {
+        let mut s = s.borrow_mut();
+        let spares = s.get_or_insert_with(|| Spares {
+            memo: Memo::default(),
+            pool: EndPool::default(),
+            shared: Shared::default(),
+        });
+        *pick(spares) = table;
+    });
 }
 
 impl Memo {
     /// An empty memo, with the buffers of the last one this thread gave back.
     fn spare() -> Memo {
-        SPARE_MEMO.with(|m| std::mem::take(&mut *m.borrow_mut()))
+        take_spare(|s| &mut s.memo)
     }
 
     /// Empties this memo and keeps it for [`Memo::spare`].
     fn give_back(mut self) {
         self.places.clear();
         self.kept.clear();
-        SPARE_MEMO.with(|m| *m.borrow_mut() = self);
+        keep_spare(self, |s| &mut s.memo);
     }
 
     /// The result kept for `key`, unless counting its effort would cross the test budget (the
@@ -1398,8 +1431,19 @@ impl Shared {
         self
     }
 
+    /// An empty table, with the buffers of the last one this thread gave back.
+    pub(crate) fn spare() -> Shared {
+        take_spare(|s| &mut s.shared)
+    }
+
+    /// Empties this table and keeps it for [`Shared::spare`].
+    pub(crate) fn give_back(mut self) {
+        self.clear();
+        keep_spare(self, |s| &mut s.shared);
+    }
+
     /// Forgets everything, as a new one (keeping its buffers, so that they need not grow again).
-    pub(crate) fn clear(&mut self) {
+    fn clear(&mut self) {
         self.profile = None;
         self.states.clear();
         self.grids.clear();
@@ -1409,8 +1453,7 @@ impl Shared {
 
     /// The place of `state`, kept now if new and there is room.
     fn state(&mut self, state: &Grid) -> Option<u32> {
-        let fingerprint = MemoKey::new(*state, 0, 0).fingerprint;
-        match self.states.entry(fingerprint) {
+        match self.states.entry(fingerprint(state, 0)) {
             Entry::Occupied(place) => {
                 let id = *place.get();
                 (self.grids[id as usize] == *state).then_some(id)
@@ -1425,6 +1468,7 @@ impl Shared {
         }
     }
 
+    /// A result's key: its state's place, the branch's cell and values.
     fn key(state: u32, b: Statement) -> u64 {
         u64::from(state) << 16 | b.cell.index() as u64 | u64::from(b.values.bits()) << 7
     }
@@ -1471,15 +1515,10 @@ struct EndPool {
 /// answer a branch come early).
 const POOL_LIMIT: usize = 1 << 9;
 
-thread_local! {
-    /// The last analysis' pool, emptied, for the next one on this thread (as [`SPARE_MEMO`]).
-    static SPARE_POOL: RefCell<EndPool> = RefCell::default();
-}
-
 impl EndPool {
     /// An empty pool, with the buffers of the last one this thread gave back.
     fn spare() -> EndPool {
-        SPARE_POOL.with(|p| std::mem::take(&mut *p.borrow_mut()))
+        take_spare(|s| &mut s.pool)
     }
 
     /// Empties this pool (an aborted analysis may leave passes open) and keeps it for
@@ -1488,7 +1527,7 @@ impl EndPool {
         self.ends.clear();
         self.solved.clear();
         self.starts.clear();
-        SPARE_POOL.with(|p| *p.borrow_mut() = self);
+        keep_spare(self, |s| &mut s.pool);
     }
 
     /// A pass at `j >= 2` starts.
