@@ -4,7 +4,7 @@
 //! figures of each run.
 
 use crate::decision::DecisionKinds;
-use crate::engine::{Analysis, Budget, Limit, Options, Recording, Shared, Status};
+use crate::engine::{Analysis, Budget, Limit, Options, Recording, Shared, Spare, Status};
 use crate::grid::Grid;
 use crate::propagate::{propagate, Outcome, Profile};
 use crate::solver::{solve_within, Solutions, SolveLimits};

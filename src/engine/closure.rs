@@ -1075,7 +1075,7 @@ const MEMO_LIMIT: usize = 1 << 13;
 /// The emptied tables of the last analysis on this thread ([`Memo`], [`EndPool`], [`Shared`]),
 /// for the next one: an emptied table is a new one, whose buffers need not grow again (copying
 /// the grids they hold).
-struct Spares {
+pub(crate) struct Spares {
     memo: Memo,
     pool: EndPool,
     shared: Shared,
@@ -1085,42 +1085,51 @@ thread_local! {
     static SPARES: RefCell<Option<Spares>> = const { RefCell::new(None) };
 }
 
-/// The spare table `pick` chooses, or a new one.
-fn take_spare<T: Default>(pick: impl FnOnce(&mut Spares) -> &mut T) -> T {
-    SPARES.with(|s| {
-        s.borrow_mut()
-            .as_mut()
-            .map(|s| std::mem::take(pick(s)))
-            .unwrap_or_default()
-    })
+/// A table whose emptied buffers are kept per thread (in [`Spares`]) for the next analysis.
+pub(crate) trait Spare: Default {
+    /// Its place among the spares.
+    fn slot(spares: &mut Spares) -> &mut Self;
+
+    /// Forgets everything, as a new one, keeping the buffers.
+    fn clear(&mut self);
+
+    /// An empty table, with the buffers of the last one this thread gave back.
+    fn spare() -> Self {
+        SPARES.with(|s| {
+            s.borrow_mut()
+                .as_mut()
+                .map(|s| std::mem::take(Self::slot(s)))
+                .unwrap_or_default()
+        })
+    }
+
+    /// Empties this table and keeps it for [`Spare::spare`].
+    fn give_back(mut self) {
+        self.clear();
+        SPARES.with(|s| {
+            let mut s = s.borrow_mut();
+            let spares = s.get_or_insert_with(|| Spares {
+                memo: Memo::default(),
+                pool: EndPool::default(),
+                shared: Shared::default(),
+            });
+            *Self::slot(spares) = self;
+        });
+    }
 }
 
-/// Keeps `table`, emptied by the caller, as the spare one `pick` chooses.
-fn keep_spare<T>(table: T, pick: impl FnOnce(&mut Spares) -> &mut T) {
-    SPARES.with(|s| {
-        let mut s = s.borrow_mut();
-        let spares = s.get_or_insert_with(|| Spares {
-            memo: Memo::default(),
-            pool: EndPool::default(),
-            shared: Shared::default(),
-        });
-        *pick(spares) = table;
-    });
+impl Spare for Memo {
+    fn slot(spares: &mut Spares) -> &mut Memo {
+        &mut spares.memo
+    }
+
+    fn clear(&mut self) {
+        self.places.clear();
+        self.kept.clear();
+    }
 }
 
 impl Memo {
-    /// An empty memo, with the buffers of the last one this thread gave back.
-    fn spare() -> Memo {
-        take_spare(|s| &mut s.memo)
-    }
-
-    /// Empties this memo and keeps it for [`Memo::spare`].
-    fn give_back(mut self) {
-        self.places.clear();
-        self.kept.clear();
-        keep_spare(self, |s| &mut s.memo);
-    }
-
     /// The result kept for `key`, unless counting its effort would cross the test budget (the
     /// hypothesis is then worked out again, so the analysis stops exactly where it would).
     fn recall(
@@ -1421,6 +1430,20 @@ pub(crate) struct Shared {
 /// no better: the runs' states coincide mostly early on).
 const SHARED_LIMIT: usize = 1 << 11;
 
+impl Spare for Shared {
+    fn slot(spares: &mut Spares) -> &mut Shared {
+        &mut spares.shared
+    }
+
+    fn clear(&mut self) {
+        self.profile = None;
+        self.states.clear();
+        self.grids.clear();
+        self.results.clear();
+        self.ends.clear();
+    }
+}
+
 impl Shared {
     /// These results, emptied first unless they were made under `profile`.
     fn for_profile(&mut self, profile: Profile) -> &mut Shared {
@@ -1429,26 +1452,6 @@ impl Shared {
             self.profile = Some(profile);
         }
         self
-    }
-
-    /// An empty table, with the buffers of the last one this thread gave back.
-    pub(crate) fn spare() -> Shared {
-        take_spare(|s| &mut s.shared)
-    }
-
-    /// Empties this table and keeps it for [`Shared::spare`].
-    pub(crate) fn give_back(mut self) {
-        self.clear();
-        keep_spare(self, |s| &mut s.shared);
-    }
-
-    /// Forgets everything, as a new one (keeping its buffers, so that they need not grow again).
-    fn clear(&mut self) {
-        self.profile = None;
-        self.states.clear();
-        self.grids.clear();
-        self.results.clear();
-        self.ends.clear();
     }
 
     /// The place of `state`, kept now if new and there is room.
@@ -1515,21 +1518,20 @@ struct EndPool {
 /// answer a branch come early).
 const POOL_LIMIT: usize = 1 << 9;
 
-impl EndPool {
-    /// An empty pool, with the buffers of the last one this thread gave back.
-    fn spare() -> EndPool {
-        take_spare(|s| &mut s.pool)
+impl Spare for EndPool {
+    fn slot(spares: &mut Spares) -> &mut EndPool {
+        &mut spares.pool
     }
 
-    /// Empties this pool (an aborted analysis may leave passes open) and keeps it for
-    /// [`EndPool::spare`].
-    fn give_back(mut self) {
+    /// All entries and starts (an aborted analysis may leave passes open).
+    fn clear(&mut self) {
         self.ends.clear();
         self.solved.clear();
         self.starts.clear();
-        keep_spare(self, |s| &mut s.pool);
     }
+}
 
+impl EndPool {
     /// A pass at `j >= 2` starts.
     fn open(&mut self) {
         self.starts.push(self.ends.len());

@@ -9,7 +9,7 @@ mod json;
 mod pair_analysis;
 mod trace;
 
-pub(crate) use closure::Shared;
+pub(crate) use closure::{Shared, Spare};
 pub use json::{AnalysisRecord, OptionsRecord};
 pub use pair_analysis::{BranchOutcome, DecisionResult, PairAnalysis};
 pub use trace::TracedLine;
