@@ -8,7 +8,7 @@
 use super::trace::{End, NoRecord, Recorder, Trace};
 use super::{Analysis, Limit, Options, Proof, Recording, Schedule, Status, Walk};
 use crate::decision::{generate, Decision, DecisionKinds, Origin};
-use crate::grid::{CellSet, Grid};
+use crate::grid::{each_bit, CellSet, Grid};
 use crate::propagate::{
     propagate_bare, propagate_bare_from_end, propagate_bare_meet, propagate_changed,
     propagate_changed_eager, propagate_from, Contradiction, Outcome, Profile, SinglesBases,
@@ -1357,18 +1357,13 @@ impl KnownOpen {
         // by one: the watched cells are few, fewer instructions than all 81 at once. The four
         // masks of a cell are compared with `r` at once, without branches.
         let (rc, sc) = (r.cells(), state.cells());
-        let watched = self.watched & ((1 << 81) - 1);
-        // The two 64-bit halves one after the other: a 128-bit trailing-zero count and clear
-        // cost twice as much (as in `propagate::bare`).
-        for (mut half, base) in [(watched as u64, 0), ((watched >> 64) as u64, 64)] {
-            while half != 0 {
-                let i = (base + half.trailing_zeros() as usize) % 81;
-                half &= half - 1;
-                if rc[i] != sc[i] {
-                    self.keep(i, rc[i].bits());
-                }
+        let _ = each_bit(self.watched & CellSet::ALL.bits(), |i| {
+            let i = i % 81;
+            if rc[i] != sc[i] {
+                self.keep(i, rc[i].bits());
             }
-        }
+            Ok(())
+        });
     }
 
     /// Keeps mask `r` (an open end's) of cell `i` among the minimal masks of the cell.
@@ -1552,12 +1547,12 @@ impl EndPool {
         if self.starts.is_empty() || self.ends.len() >= POOL_LIMIT {
             return;
         }
-        let solved = end.solved_cells().bits();
-        if solved == (1u128 << 81) - 1 {
+        let solved = end.solved_cells();
+        if solved == CellSet::ALL {
             return;
         }
         self.ends.push(*end);
-        self.solved.push(solved);
+        self.solved.push(solved.bits());
     }
 
     /// Notes in `known` every end of the innermost pass that lies inside `state`.

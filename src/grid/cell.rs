@@ -124,6 +124,9 @@ impl CellSet {
     /// No cell.
     pub const EMPTY: CellSet = CellSet(0);
 
+    /// All 81 cells.
+    pub const ALL: CellSet = CellSet((1 << 81) - 1);
+
     /// Whether `cell` is in the set.
     #[inline]
     pub const fn contains(self, cell: Cell) -> bool {
@@ -198,6 +201,23 @@ impl fmt::Debug for CellSet {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_set().entries(self.iter()).finish()
     }
+}
+
+/// Calls `f` with each set bit of `x`, in increasing order, until it fails: the two 64-bit
+/// halves one after the other (a 128-bit trailing-zero count and clear cost twice as much).
+#[inline(always)]
+pub(crate) fn each_bit(x: u128, mut f: impl FnMut(usize) -> Result<(), ()>) -> Result<(), ()> {
+    let mut lo = x as u64;
+    while lo != 0 {
+        f(lo.trailing_zeros() as usize)?;
+        lo &= lo - 1;
+    }
+    let mut hi = (x >> 64) as u64;
+    while hi != 0 {
+        f(64 + hi.trailing_zeros() as usize)?;
+        hi &= hi - 1;
+    }
+    Ok(())
 }
 
 #[cfg(test)]

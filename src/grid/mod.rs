@@ -10,6 +10,7 @@ mod cell;
 mod units;
 
 pub use candidates::{Candidates, Digit};
+pub(crate) use cell::each_bit;
 pub use cell::{Cell, CellSet};
 pub use units::{Unit, UnitKind};
 pub(crate) use units::{PEER_SETS, UNIT_SETS};

@@ -205,7 +205,7 @@ impl CellSet {
     #[inline]
     pub const fn from_bits(bits: u128) -> CellSet {
         // Safety of meaning: only the low 81 bits name cells.
-        CellSet::from_raw(bits & ((1u128 << 81) - 1))
+        CellSet::from_raw(bits & CellSet::ALL.bits())
     }
 }
 

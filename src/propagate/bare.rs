@@ -31,7 +31,7 @@
 //! two fixpoints).
 
 use super::{subsets, Cells, Contradiction, Outcome, Profile, Rule, State, Stats, CELL_UNITS};
-use crate::grid::{differing_masks, Cell, Grid};
+use crate::grid::{differing_masks, each_bit, Cell, CellSet, Grid};
 
 // The 81-bit board of each unit (blocks, rows, columns), and of each cell's 20 peers.
 use crate::grid::{PEER_SETS as PEER_BITS, UNIT_SETS as UNIT_BITS};
@@ -64,23 +64,6 @@ fn solved_of(boards: &Boards) -> u128 {
         once |= b;
     }
     once & !twice
-}
-
-/// Calls `f` with each set bit of `x`, in increasing order, until it fails: the two 64-bit
-/// halves one after the other (a 128-bit trailing-zero count and clear cost twice as much).
-#[inline(always)]
-fn each_bit(x: u128, mut f: impl FnMut(usize) -> Result<(), ()>) -> Result<(), ()> {
-    let mut lo = x as u64;
-    while lo != 0 {
-        f(lo.trailing_zeros() as usize)?;
-        lo &= lo - 1;
-    }
-    let mut hi = (x >> 64) as u64;
-    while hi != 0 {
-        f(64 + hi.trailing_zeros() as usize)?;
-        hi &= hi - 1;
-    }
-    Ok(())
 }
 
 /// Corrects `boards`, those of `from`, into those of `to`.
@@ -291,7 +274,7 @@ fn search_as<const FULL: bool>(
         subsets: profile.has_subsets().then_some(profile),
     };
     match s.fixpoint(cells, base, diff, meet) {
-        Ok(()) if s.solved == ALL_CELLS => Outcome::Solved,
+        Ok(()) if s.solved == CellSet::ALL.bits() => Outcome::Solved,
         Ok(()) => Outcome::Open,
         Err(()) => {
             let first = Cell::new(diff.trailing_zeros() as usize);
@@ -470,8 +453,6 @@ fn in_stack<const S: usize>(rows: u128, emptied: u128, rules: usize) -> u128 {
     let segment = |i: usize| (u128::from(clear >> (3 * i) & 7) * 0x40201) << (27 * i + 3 * S);
     segment(0) | segment(1) | segment(2)
 }
-
-const ALL_CELLS: u128 = (1 << 81) - 1;
 
 /// The working state besides the cells.
 struct Search<'b, const FULL: bool> {
