@@ -367,8 +367,7 @@ impl<R: Recorder> Engine<'_, R> {
         if watch && !R::RECORDS {
             // Open ends found elsewhere below the enclosing pass's state that lie inside this
             // state answer this pass's branches as well as its own ends do.
-            lv.known.watch(lv.later[0]);
-            self.pool.note_inside(state, &mut lv.known);
+            self.pool.find_inside(state);
         }
         // Hypotheses of one pass start from one state (a sweep changes it as it goes).
         let share = j >= 2 && !self.sweep;
@@ -500,7 +499,8 @@ impl<R: Recorder> Engine<'_, R> {
         outer: Option<&mut Outer<'_>>,
     ) -> Result<Res, Abort> {
         let b = d.branch(which);
-        let known = skip && lv.known.covers(state, b);
+        let known = skip
+            && (lv.known.covers(state, b) || !R::RECORDS && !self.sweep && self.pool.covers(b));
         let holds_solution = skip
             && at.1 == 0
             && self
@@ -1497,10 +1497,10 @@ impl Shared {
 /// under run. Every closure inside such a pass works on a state inside the pass's state `Y`, and
 /// so does every end found in it. An open, incomplete end `E` is a fixpoint of propagation, so
 /// a branch `b` whose position `Z ∧ b` contains `E` propagates to a position that contains `E`
-/// too: no contradiction, not complete, open. [`EndPool::note_inside`] hands a pass at `Z` the
-/// ends that lie inside `Z` (found in earlier hypotheses of the enclosing pass, or in earlier
-/// passes of this closure), for its [`KnownOpen`] notes; a branch they answer is still counted
-/// as a test.
+/// too: no contradiction, not complete, open. [`EndPool::find_inside`] finds for a pass at `Z`
+/// the ends that lie inside `Z` (found in earlier hypotheses of the enclosing pass, or in
+/// earlier passes of this closure), which answer its branches besides its [`KnownOpen`] notes
+/// ([`EndPool::covers`]); a branch they answer is still counted as a test.
 ///
 /// One buffer with a start per pass under way: a pass's entries are those from its start on,
 /// dropped when it ends.
@@ -1510,6 +1510,11 @@ struct EndPool {
     /// The solved cells of each end (bit = row-major index), a quick first check.
     solved: Vec<u128>,
     starts: Vec<usize>,
+    /// The places of the ends inside the state of the depth-1 pass under way. Asked about
+    /// cell by cell instead of noted in [`KnownOpen`]: most of their cells are never asked
+    /// about, and none is forgotten. The pass's own tests add ends but remove none, so the
+    /// places stay valid while it runs.
+    inside: Vec<u16>,
 }
 
 /// At most this many ends are kept (83 KB; more were measured no better: most of those that
@@ -1526,6 +1531,7 @@ impl Spare for EndPool {
         self.ends.clear();
         self.solved.clear();
         self.starts.clear();
+        self.inside.clear();
     }
 }
 
@@ -1555,8 +1561,10 @@ impl EndPool {
         self.solved.push(solved.bits());
     }
 
-    /// Notes in `known` every end of the innermost pass that lies inside `state`.
-    fn note_inside(&self, state: &Grid, known: &mut KnownOpen) {
+    /// Finds, for a depth-1 pass at `state`, every end of the innermost pass under way that
+    /// lies inside `state`.
+    fn find_inside(&mut self, state: &Grid) {
+        self.inside.clear();
         let Some(&start) = self.starts.last() else {
             return;
         };
@@ -1564,11 +1572,22 @@ impl EndPool {
             return;
         }
         let need = state.solved_cells().bits();
-        for (e, &solved) in self.ends[start..].iter().zip(&self.solved[start..]) {
+        let ends = self.ends[start..].iter().zip(&self.solved[start..]);
+        for (k, (e, &solved)) in (start as u16..).zip(ends) {
             if need & !solved == 0 && e.within(state) {
-                known.note(state, e);
+                self.inside.push(k);
             }
         }
+    }
+
+    /// Whether an end inside the state of the depth-1 pass under way lies inside branch `b`
+    /// (so `b` is open).
+    #[inline]
+    fn covers(&self, b: Statement) -> bool {
+        let (i, outside) = (b.cell.index(), !b.values.bits());
+        self.inside
+            .iter()
+            .any(|&k| self.ends[k as usize].cells()[i].bits() & outside == 0)
     }
 }
 
