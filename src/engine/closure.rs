@@ -82,6 +82,8 @@ struct Level {
     reuse: Reuse,
     /// Branch-pair results shared between the hypotheses of a pass at `j >= 2`.
     table: PairTable,
+    /// The end pool's ends inside this closure's state (see [`EndPool::find_inside`]).
+    inside: Inside,
 }
 
 /// The engine's state for one analysis.
@@ -266,6 +268,7 @@ impl<R: Recorder> Engine<'_, R> {
     ) -> Result<Res, Abort> {
         let mut lv = self.levels.pop().unwrap_or_default();
         lv.reuse.clear();
+        lv.inside.clear();
         let result = self.closure_in(state, k, level, &mut lv, outer);
         self.levels.push(lv);
         result
@@ -367,7 +370,7 @@ impl<R: Recorder> Engine<'_, R> {
         if watch && !R::RECORDS {
             // Open ends found elsewhere below the enclosing pass's state that lie inside this
             // state answer this pass's branches as well as its own ends do.
-            self.pool.find_inside(state);
+            self.pool.find_inside(state, &mut lv.inside);
         }
         // Hypotheses of one pass start from one state (a sweep changes it as it goes).
         let share = j >= 2 && !self.sweep;
@@ -500,7 +503,7 @@ impl<R: Recorder> Engine<'_, R> {
     ) -> Result<Res, Abort> {
         let b = d.branch(which);
         let known = skip
-            && (lv.known.covers(state, b) || !R::RECORDS && !self.sweep && self.pool.covers(b));
+            && (lv.known.covers(state, b) || !R::RECORDS && !self.sweep && self.pool.covers(&lv.inside, b));
         let holds_solution = skip
             && at.1 == 0
             && self
@@ -1510,11 +1513,27 @@ struct EndPool {
     /// The solved cells of each end (bit = row-major index), a quick first check.
     solved: Vec<u128>,
     starts: Vec<usize>,
-    /// The places of the ends inside the state of the depth-1 pass under way. Asked about
-    /// cell by cell instead of noted in [`KnownOpen`]: most of their cells are never asked
-    /// about, and none is forgotten. The pass's own tests add ends but remove none, so the
-    /// places stay valid while it runs.
-    inside: Vec<u16>,
+}
+
+/// The places of the end pool's ends inside a closure's state, for its depth-1 passes. Asked
+/// about cell by cell instead of noted in [`KnownOpen`]: most of their cells are never asked
+/// about, and none is forgotten. While the closure runs, the innermost pass of the pool is the
+/// one its hypothesis belongs to, which only gains ends; and the closure's state only shrinks,
+/// so an end outside it once stays outside: a later pass checks only the ends found inside
+/// before and those added since.
+#[derive(Default)]
+struct Inside {
+    places: Vec<u16>,
+    /// The pool's length when last looked at (0: never).
+    seen: usize,
+}
+
+impl Inside {
+    /// A new closure.
+    fn clear(&mut self) {
+        self.places.clear();
+        self.seen = 0;
+    }
 }
 
 /// At most this many ends are kept (83 KB; more were measured no better: most of those that
@@ -1531,7 +1550,6 @@ impl Spare for EndPool {
         self.ends.clear();
         self.solved.clear();
         self.starts.clear();
-        self.inside.clear();
     }
 }
 
@@ -1561,31 +1579,36 @@ impl EndPool {
         self.solved.push(solved.bits());
     }
 
-    /// Finds, for a depth-1 pass at `state`, every end of the innermost pass under way that
-    /// lies inside `state`.
-    fn find_inside(&mut self, state: &Grid) {
-        self.inside.clear();
+    /// Updates `inside`, a closure's ends inside its `state`, for a depth-1 pass: the ends of
+    /// the innermost pass under way that lie inside `state`.
+    fn find_inside(&self, state: &Grid, inside: &mut Inside) {
         let Some(&start) = self.starts.last() else {
             return;
         };
-        if start == self.ends.len() {
+        let from = inside.seen.max(start);
+        inside.seen = self.ends.len();
+        if inside.places.is_empty() && from == self.ends.len() {
             return;
         }
+        inside
+            .places
+            .retain(|&k| self.ends[k as usize].within(state));
         let need = state.solved_cells().bits();
-        let ends = self.ends[start..].iter().zip(&self.solved[start..]);
-        for (k, (e, &solved)) in (start as u16..).zip(ends) {
+        let ends = self.ends[from..].iter().zip(&self.solved[from..]);
+        for (k, (e, &solved)) in (from as u16..).zip(ends) {
             if need & !solved == 0 && e.within(state) {
-                self.inside.push(k);
+                inside.places.push(k);
             }
         }
     }
 
-    /// Whether an end inside the state of the depth-1 pass under way lies inside branch `b`
-    /// (so `b` is open).
+    /// Whether one of the ends at `inside` (a closure's, inside its state) lies inside branch
+    /// `b` (so `b` is open).
     #[inline]
-    fn covers(&self, b: Statement) -> bool {
+    fn covers(&self, inside: &Inside, b: Statement) -> bool {
         let (i, outside) = (b.cell.index(), !b.values.bits());
-        self.inside
+        inside
+            .places
             .iter()
             .any(|&k| self.ends[k as usize].cells()[i].bits() & outside == 0)
     }
