@@ -1510,8 +1510,6 @@ impl Shared {
 #[derive(Default)]
 struct EndPool {
     ends: Vec<Grid>,
-    /// The solved cells of each end (bit = row-major index), a quick first check.
-    solved: Vec<u128>,
     starts: Vec<usize>,
 }
 
@@ -1548,7 +1546,6 @@ impl Spare for EndPool {
     /// All entries and starts (an aborted analysis may leave passes open).
     fn clear(&mut self) {
         self.ends.clear();
-        self.solved.clear();
         self.starts.clear();
     }
 }
@@ -1563,7 +1560,6 @@ impl EndPool {
     fn close(&mut self) {
         let start = self.starts.pop().unwrap_or(0);
         self.ends.truncate(start);
-        self.solved.truncate(start);
     }
 
     /// Keeps `end`, the open end of a depth-1 test, if a pass is under way.
@@ -1571,12 +1567,9 @@ impl EndPool {
         if self.starts.is_empty() || self.ends.len() >= POOL_LIMIT {
             return;
         }
-        let solved = end.solved_cells();
-        if solved == CellSet::ALL {
-            return;
+        if !end.is_complete() {
+            self.ends.push(*end);
         }
-        self.ends.push(*end);
-        self.solved.push(solved.bits());
     }
 
     /// Updates `inside`, a closure's ends inside its `state`, for a depth-1 pass: the ends of
@@ -1593,11 +1586,15 @@ impl EndPool {
         inside
             .places
             .retain(|&k| self.ends[k as usize].within(state));
-        let need = state.solved_cells().bits();
-        let ends = self.ends[from..].iter().zip(&self.solved[from..]);
-        for (k, (e, &solved)) in (from as u16..).zip(ends) {
-            if need & !solved == 0 && e.within(state) {
-                inside.places.push(k);
+        // A cell where the last end found outside `state` is: most others are outside there too.
+        let mut probe = 0;
+        for (k, e) in (from as u16..).zip(&self.ends[from..]) {
+            if e.cells()[probe].bits() & !state.cells()[probe].bits() != 0 {
+                continue;
+            }
+            match e.first_outside(state) {
+                None => inside.places.push(k),
+                Some(i) => probe = i,
             }
         }
     }

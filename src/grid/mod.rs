@@ -145,16 +145,6 @@ impl Grid {
             .sum()
     }
 
-    /// The cells with exactly one candidate, in one branch-free pass that vectorizes.
-    pub(crate) fn solved_cells(&self) -> CellSet {
-        let mut single = [0u8; 88];
-        for (s, c) in single.iter_mut().zip(&self.cells) {
-            let m = c.bits();
-            *s = u8::from(m != 0 && m & m.wrapping_sub(1) == 0);
-        }
-        CellSet::from_raw(gather_bytes(&single))
-    }
-
     /// Whether every cell's candidates are among those of the same cell in `other` (this
     /// position lies inside `other`).
     pub(crate) fn within(&self, other: &Grid) -> bool {
@@ -169,6 +159,27 @@ impl Grid {
         let (a, b) = (&self.cells, &other.cells);
         (0..5).all(|j| !outside(&a[16 * j..16 * j + 16], &b[16 * j..16 * j + 16]))
             && !outside(&a[80..], &b[80..])
+    }
+
+    /// The first cell (row-major index) with a candidate not among those of the same cell in
+    /// `other`, if any (`None`: this position lies inside `other`).
+    pub(crate) fn first_outside(&self, other: &Grid) -> Option<usize> {
+        // As in `within`, sixteen cells at a time; then the cell inside the sixteen.
+        let (a, b) = (&self.cells, &other.cells);
+        (0..81).step_by(16).find_map(|from| {
+            let to = (from + 16).min(81);
+            let outside = a[from..to]
+                .iter()
+                .zip(&b[from..to])
+                .fold(0, |acc, (c, o)| acc | (c.bits() & !o.bits()));
+            (outside != 0).then(|| {
+                from + a[from..to]
+                    .iter()
+                    .zip(&b[from..to])
+                    .position(|(c, o)| c.bits() & !o.bits() != 0)
+                    .unwrap_or(0)
+            })
+        })
     }
 
     /// Whether every cell has exactly one candidate (not whether those values are consistent).
@@ -319,10 +330,10 @@ mod tests {
         for (a, b) in grids.iter().zip(grids.iter().skip(1)) {
             let pairs = a.cells.iter().filter(|c| c.len() == 2).count();
             assert_eq!(a.pair_count(), pairs);
-            let solved = Cell::all().filter(|&c| a.get(c).len() == 1);
-            assert!(a.solved_cells().iter().eq(solved));
             let inside = |x: &Grid, y: &Grid| Cell::all().all(|c| x.get(c).is_subset_of(y.get(c)));
             assert_eq!(a.within(b), inside(a, b));
+            let first = Cell::all().position(|c| !a.get(c).is_subset_of(b.get(c)));
+            assert_eq!(a.first_outside(b), first);
             let mut meet = *a;
             meet.intersect(b);
             assert!(meet.within(a) && meet.within(b));
