@@ -503,7 +503,8 @@ impl<R: Recorder> Engine<'_, R> {
     ) -> Result<Res, Abort> {
         let b = d.branch(which);
         let known = skip
-            && (lv.known.covers(state, b) || !R::RECORDS && !self.sweep && self.pool.covers(&lv.inside, b));
+            && (lv.known.covers(state, b)
+                || !R::RECORDS && !self.sweep && self.pool.covers(&lv.inside, b));
         let holds_solution = skip
             && at.1 == 0
             && self
