@@ -1,10 +1,10 @@
 //! Constraint-pair decisions (spec §4): a value `v` with exactly two places `P`, `Q` in a unit
 //! gives `P: v` versus `P: rest` (the second branch amounts to `Q: v`).
 
-use super::{push_unique, Decision, Origin};
+use super::{Decision, Listed, Origin};
 use crate::grid::{Candidates, Digit, Grid, Unit};
 
-pub(super) fn generate(grid: &Grid, out: &mut Vec<Decision>) {
+pub(super) fn generate(grid: &Grid, listed: &mut Listed, out: &mut Vec<Decision>) {
     for unit in Unit::all() {
         let cells = unit.cells();
         // The masks of the unit's unsolved cells (solved ones read as empty), and the values of
@@ -48,7 +48,7 @@ pub(super) fn generate(grid: &Grid, out: &mut Vec<Decision>) {
         for &(key, d) in found.iter() {
             let (first, second) = (key as usize / 9, key as usize % 9);
             let digit = Digit::from_index(d as usize);
-            push_unique(
+            listed.push(
                 out,
                 grid,
                 cells[first],
