@@ -1,10 +1,10 @@
 //! Single-candidate decisions for trial and error (spec §5, last paragraph): for every unsolved
 //! cell (row-major) and each of its values `v`, `X: v` versus `X: rest`.
 
-use super::{push_unique, Decision, Origin};
+use super::{Decision, Listed, Origin};
 use crate::grid::{Candidates, Cell, Grid};
 
-pub(super) fn generate(grid: &Grid, out: &mut Vec<Decision>) {
+pub(super) fn generate(grid: &Grid, listed: &mut Listed, out: &mut Vec<Decision>) {
     // Alone (the `--te` case), the only split reached twice is that of a two-valued cell
     // (`X: a` is `X: b` swapped), so nothing needs searching; with other kinds, any may repeat.
     let alone = out.is_empty();
@@ -16,7 +16,7 @@ pub(super) fn generate(grid: &Grid, out: &mut Vec<Decision>) {
         for d in values.iter() {
             let first = Candidates::single(d);
             if !alone {
-                push_unique(out, grid, cell, first, Origin::Candidate);
+                listed.push(out, grid, cell, first, Origin::Candidate);
                 continue;
             }
             out.push(Decision {

@@ -1,10 +1,10 @@
 //! Cell-pair decisions (spec §4): for a two-valued cell `P: a,b`, every other cell `Y` of a unit
 //! of `P` holding `a`, `b` and more gives `Y: a,b` versus `Y: rest`.
 
-use super::{push_unique, Decision, Origin};
+use super::{Decision, Listed, Origin};
 use crate::grid::{Grid, Unit};
 
-pub(super) fn generate(grid: &Grid, out: &mut Vec<Decision>) {
+pub(super) fn generate(grid: &Grid, listed: &mut Listed, out: &mut Vec<Decision>) {
     for block in 0..9 {
         let cells = Unit::block(block).cells();
         // The block's two-valued cells, found without branches.
@@ -29,7 +29,7 @@ pub(super) fn generate(grid: &Grid, out: &mut Vec<Decision>) {
                     let y = ys[hits.trailing_zeros() as usize % 9];
                     hits &= hits - 1;
                     let values = grid.get(pair);
-                    push_unique(out, grid, y, values, Origin::CellPair { pair, unit });
+                    listed.push(out, grid, y, values, Origin::CellPair { pair, unit });
                 }
             }
         }

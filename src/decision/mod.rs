@@ -204,24 +204,51 @@ impl FromStr for DecisionKinds {
     }
 }
 
-/// Appends `(cell, first)` to `out` unless the same split is already there.
-#[inline]
-fn push_unique(
-    out: &mut Vec<Decision>,
-    grid: &Grid,
-    cell: Cell,
-    first: Candidates,
-    origin: Origin,
-) {
-    if out.iter().any(|d| d.same_split(cell, first)) {
-        return;
+/// The splits one [`generate`] call has listed, so that a repeat is found without searching the
+/// list. Per cell, bit `lo * 9 + hi` stands for a split by its smaller half (values `lo..=hi`;
+/// between halves of one size, the one holding the cell's lowest value): a decision's first half
+/// has one or two values, so that half has too, and it determines the split.
+struct Listed([u128; 81]);
+
+impl Listed {
+    fn new() -> Self {
+        Listed([0; 81])
     }
-    out.push(Decision {
-        cell,
-        first,
-        rest: grid.get(cell) - first,
-        origin,
-    });
+
+    /// Appends `(cell, first)` to `out` unless the same split (in either order) is already there.
+    #[inline]
+    fn push(
+        &mut self,
+        out: &mut Vec<Decision>,
+        grid: &Grid,
+        cell: Cell,
+        first: Candidates,
+        origin: Origin,
+    ) {
+        let values = grid.get(cell);
+        let rest = values - first;
+        let (f, r) = (first.bits(), rest.bits());
+        let lowest = values.bits() & values.bits().wrapping_neg();
+        let small = if f.count_ones() < r.count_ones()
+            || (f.count_ones() == r.count_ones() && f & lowest != 0)
+        {
+            f
+        } else {
+            r
+        };
+        let bit = 1u128 << (small.trailing_zeros() * 9 + (15 - small.leading_zeros()));
+        let seen = &mut self.0[cell.index()];
+        if *seen & bit != 0 {
+            return;
+        }
+        *seen |= bit;
+        out.push(Decision {
+            cell,
+            first,
+            rest,
+            origin,
+        });
+    }
 }
 
 /// Lists the decisions of `grid` of the given kinds into `out` (cleared first), in canonical order.
@@ -230,15 +257,16 @@ fn push_unique(
 /// has no cell-pair decision).
 pub fn generate(grid: &Grid, kinds: DecisionKinds, out: &mut Vec<Decision>) -> bool {
     out.clear();
+    let mut listed = Listed::new();
     if kinds.cell {
-        cell_pair::generate(grid, out);
+        cell_pair::generate(grid, &mut listed, out);
     }
     let fallback = kinds.constraint_fallback && !kinds.constraint && out.is_empty();
     if kinds.constraint || fallback {
-        constraint_pair::generate(grid, out);
+        constraint_pair::generate(grid, &mut listed, out);
     }
     if kinds.candidate {
-        candidate::generate(grid, out);
+        candidate::generate(grid, &mut listed, out);
     }
     fallback
 }

@@ -71,7 +71,7 @@ fn candidate_decisions_alone_are_the_deduplicated_list() {
     generate(&g, DecisionKinds::CANDIDATE, &mut fast);
     for cell in crate::grid::Cell::all() {
         for d in g.get(cell).iter().filter(|_| g.get(cell).len() >= 2) {
-            push_unique(
+            reference::push_unique(
                 &mut searched,
                 &g,
                 cell,
@@ -138,8 +138,27 @@ fn pairs_fall_back_to_constraint_pairs_only_without_cell_pairs() {
 
 /// The generators as first written, cell by cell: the definitions the faster ones must match.
 mod reference {
-    use super::super::{push_unique, Decision, Origin};
-    use crate::grid::{Candidates, Digit, Grid, Unit};
+    use super::super::{Decision, Origin};
+    use crate::grid::{Candidates, Cell, Digit, Grid, Unit};
+
+    /// Appends `(cell, first)` to `out` unless the same split is already there.
+    pub fn push_unique(
+        out: &mut Vec<Decision>,
+        grid: &Grid,
+        cell: Cell,
+        first: Candidates,
+        origin: Origin,
+    ) {
+        if out.iter().any(|d| d.same_split(cell, first)) {
+            return;
+        }
+        out.push(Decision {
+            cell,
+            first,
+            rest: grid.get(cell) - first,
+            origin,
+        });
+    }
 
     pub fn cell_pairs(grid: &Grid, out: &mut Vec<Decision>) {
         for block in 0..9 {
@@ -217,8 +236,9 @@ fn generators_match_their_definitions() {
         propagate(&mut g, &Profile::SINGLES);
         for _ in 0..4 {
             let (mut got, mut want) = (Vec::new(), Vec::new());
-            cell_pair::generate(&g, &mut got);
-            constraint_pair::generate(&g, &mut got);
+            let mut seen = Listed::new();
+            cell_pair::generate(&g, &mut seen, &mut got);
+            constraint_pair::generate(&g, &mut seen, &mut got);
             reference::cell_pairs(&g, &mut want);
             reference::constraint_pairs(&g, &mut want);
             assert_eq!(got, want, "{g:?}");
