@@ -281,25 +281,38 @@ fn key_of(masks: &[u16; 9]) -> (u128, usize) {
     (u128::from(hi) << 64 | u128::from(lo), slot)
 }
 
-/// For `fields` 10-bit fields of `x` (9-bit masks, bit 9 clear): the fields with more than one
-/// bit, as bits `0..fields`, all fields at once.
+/// For `fields` 10-bit fields of `x` (9-bit masks, bit 9 clear): the fields with more than `k`
+/// bits (`k` at most 4), as bits `0..fields`, all fields at once.
 #[inline(always)]
-fn open_half(x: u64, fields: u32) -> u16 {
+fn over_half(x: u64, fields: u32, k: u32) -> u16 {
     let one = (0..fields).fold(0u64, |a, i| a | 1 << (10 * i));
     let low = one * 0x1ff;
     let guard = one * 0x200;
-    // m & (m - 1) in each field: the guard bit, set, stops the borrow of an empty one.
-    let z = x & ((x | guard) - one);
+    // m & (m - 1) in each field, k times: the guard bit, set, stops the borrow of an empty one.
+    let clear = |z: u64| z & ((z | guard) - one);
+    let z = match k {
+        0 => x,
+        1 => clear(x),
+        2 => clear(clear(x)),
+        3 => clear(clear(clear(x))),
+        _ => clear(clear(clear(clear(x)))),
+    };
     let multi = (z + low) & guard;
     // Bit 9 + 10 i to bit 64 - fields + i: the other products land below or above.
     let gather = (0..fields).fold(0u64, |a, j| a | 1 << (64 - fields - 9 - 9 * j));
     (multi.wrapping_mul(gather) >> (64 - fields)) as u16
 }
 
+/// The cells with more than `k` (at most 4) values in the unit of `key`.
+#[inline]
+fn cells_over(key: u128, k: u32) -> u16 {
+    over_half(key as u64, 6, k) | over_half((key >> 64) as u64, 3, k) << 6
+}
+
 /// The open cells (more than one value) of the unit of `key`.
 #[inline]
 fn open_cells(key: u128) -> u16 {
-    open_half(key as u64, 6) | open_half((key >> 64) as u64, 3) << 6
+    cells_over(key, 1)
 }
 
 /// The values of the cells `cells` of `masks`.
@@ -639,7 +652,7 @@ fn surely_none(masks: &[u16; 9], key: u128) -> bool {
     // Naked: items are the open cells with few values.
     let want = FAST_NAKED[n_open];
     if want.max >= 2 {
-        let small = small_cells(masks, open, want.max);
+        let small = open & !cells_over(key, want.max);
         // The values in no open cell, wanted only once some k-set is crowded.
         let missing = || !values_of(masks, open) & 0x1ff;
         let crowded = crowded23(&wide, small, want.max);
@@ -955,8 +968,8 @@ mod tests {
         );
     }
 
-    /// `open_cells` reads the key as a loop over the masks does, empty masks included, and
-    /// `values_of` the values of the open cells and of the others.
+    /// `open_cells` and `cells_over` read the key as a loop over the masks does, empty masks
+    /// included, and `values_of` the values of the open cells and of the others.
     #[test]
     fn open_cells_match_a_loop_over_the_masks() {
         let mut rng = crate::testing::XorShift(0x9e37_79b9_7f4a_7c15);
@@ -979,7 +992,12 @@ mod tests {
                     solved |= m;
                 }
             }
-            assert_eq!(open_cells(key_of(&masks).0), open, "{masks:?}");
+            let key = key_of(&masks).0;
+            assert_eq!(open_cells(key), open, "{masks:?}");
+            for k in 0..=4 {
+                let small = small_cells(&masks, 0x1ff, k);
+                assert_eq!(cells_over(key, k), !small & 0x1ff, "{masks:?} {k}");
+            }
             assert_eq!(values_of(&masks, open), values, "{masks:?}");
             assert_eq!(values_of(&masks, !open & 0x1ff), solved, "{masks:?}");
         }
