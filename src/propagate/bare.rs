@@ -497,6 +497,7 @@ impl<const FULL: bool> Search<'_, FULL> {
         each_bit(diff, |i| {
             let m = cells[i];
             let mut lost = base[i] & !m;
+            self.unchecked_values |= lost;
             if FULL {
                 touched |= CELL_UNITS[i];
                 self.locked_values |= lost;
@@ -531,7 +532,6 @@ impl<const FULL: bool> Search<'_, FULL> {
             None if FULL => self.changed = touched,
             None => {}
         }
-        self.unchecked_values = 0x1ff;
         loop {
             self.singles(cells)?;
             if !FULL || !(self.locked(cells)? || self.subsets(cells)?) {
