@@ -210,7 +210,6 @@ fn from_base(
     let diff = differing_masks(cells.0, base.cells());
     let base = masks(base);
     let (boards, solved) = bases.get(&base);
-    let boards = *boards;
     search(cells, (&base, boards, solved), (diff, meet), profile)
 }
 
@@ -231,7 +230,7 @@ pub(super) fn run_from_end(
     let mut boards = *boards;
     correct(&mut boards, &state, &end);
     let solved = solved_of(&boards);
-    search(cells, (&end, boards, solved), (diff, None), profile)
+    search(cells, (&end, &boards, solved), (diff, None), profile)
 }
 
 /// The fixpoint from `base` (its masks, boards and solved cells), of which `cells` differ in
@@ -239,7 +238,7 @@ pub(super) fn run_from_end(
 #[inline(always)]
 fn search(
     cells: &mut Cells<'_>,
-    base: (&[u16; 81], Boards, u128),
+    base: (&[u16; 81], &Boards, u128),
     diff: (u128, Option<&(PerValue, u32)>),
     profile: &Profile,
 ) -> Outcome {
@@ -254,19 +253,19 @@ fn search(
 #[inline(always)]
 fn search_as<const FULL: bool>(
     cells: &mut Cells<'_>,
-    (base, boards, solved): (&[u16; 81], Boards, u128),
+    (base, boards, solved): (&[u16; 81], &Boards, u128),
     (diff, meet): (u128, Option<&(PerValue, u32)>),
     profile: &Profile,
 ) -> Outcome {
     let locked = usize::from(profile.has(Rule::LockedPointing))
         | usize::from(profile.has(Rule::LockedClaiming)) << 1;
     let mut s = Search::<FULL> {
-        boards,
+        boards: *boards,
         solved,
         queue: 0,
         unchecked: [0; 16],
         unchecked_values: 0,
-        since_locked: [0; 16],
+        looked: if FULL { *boards } else { [0; 16] },
         locked_values: 0,
         changed: 0,
         pending: 0,
@@ -465,9 +464,10 @@ struct Search<'b, const FULL: bool> {
     unchecked: PerValue,
     /// The values with units in `unchecked` (bit `d` for value `d + 1`; maybe none left).
     unchecked_values: u16,
-    /// With `FULL`: per value, the cells that lost it since locked candidates last looked.
-    since_locked: Boards,
-    /// With `FULL`: the values with cells in `since_locked` (bit `d` for value `d + 1`).
+    /// With `FULL`: per value, its board when locked candidates last looked (the cells it lost
+    /// since are the difference: no bookkeeping on each removal).
+    looked: Boards,
+    /// With `FULL`: the values whose board lost cells since `looked` (bit `d` for value `d + 1`).
     locked_values: u16,
     /// With `FULL`: the units of the cells changed since the subset rules last looked.
     changed: u32,
@@ -507,9 +507,6 @@ impl<const FULL: bool> Search<'_, FULL> {
                 lost &= lost - 1;
                 self.boards[d] &= !(1 << i);
                 self.unchecked[d] |= CELL_UNITS[i];
-                if FULL {
-                    self.since_locked[d] |= 1 << i;
-                }
             }
             if m & m.wrapping_sub(1) == 0 {
                 if m == 0 {
@@ -576,7 +573,6 @@ impl<const FULL: bool> Search<'_, FULL> {
     ) -> Result<(), ()> {
         self.boards[d] &= !hits;
         if FULL {
-            self.since_locked[d] |= hits;
             self.locked_values |= 1 << d;
         }
         let v = 1u16 << d;
@@ -613,8 +609,10 @@ impl<const FULL: bool> Search<'_, FULL> {
         while values != 0 {
             let d = values.trailing_zeros() as usize % 16;
             values &= values - 1;
-            let lost = std::mem::take(&mut self.since_locked[d]);
-            let gone = locked_removals(self.boards[d], lost, self.locked);
+            let board = self.boards[d];
+            let lost = self.looked[d] & !board;
+            self.looked[d] = board;
+            let gone = locked_removals(board, lost, self.locked);
             if gone != 0 {
                 any = true;
                 self.remove(cells, d, gone, 0)?;
@@ -657,7 +655,6 @@ impl<const FULL: bool> Search<'_, FULL> {
                 let d = lost.trailing_zeros() as usize % 16;
                 lost &= lost - 1;
                 self.boards[d] &= !(1 << i);
-                self.since_locked[d] |= 1 << i;
                 self.unchecked[d] |= CELL_UNITS[i];
                 self.unchecked_values |= 1 << d;
             }
@@ -717,9 +714,6 @@ impl<const FULL: bool> Search<'_, FULL> {
             let e = lost.trailing_zeros() as usize % 16;
             self.boards[e] &= !(1 << q);
             self.unchecked[e] |= CELL_UNITS[q];
-            if FULL {
-                self.since_locked[e] |= 1 << q;
-            }
             lost &= lost - 1;
         }
     }
