@@ -48,6 +48,23 @@ static UNIT_BITS32: [u128; 32] = {
     out
 };
 
+/// Bit `i` of a board, from a table: the shift of a `u128` by a variable takes seven
+/// instructions.
+#[inline(always)]
+fn bit(i: usize) -> u128 {
+    CELL_BITS[i % 128]
+}
+
+static CELL_BITS: [u128; 128] = {
+    let mut out = [0u128; 128];
+    let mut i = 0;
+    while i < 128 {
+        out[i] = 1 << i;
+        i += 1;
+    }
+    out
+};
+
 /// The value boards of a position: bit `i` of board `d` when cell `i` may take value `d + 1`;
 /// padded to 16 boards (the last seven empty), as [`PerValue`].
 type Boards = [u128; 16];
@@ -71,7 +88,7 @@ fn correct(boards: &mut Boards, from: &[u16; 81], to: &[u16; 81]) {
     let _ = each_bit(differing_masks(to, from), |i| {
         let mut x = to[i] ^ from[i];
         while x != 0 {
-            boards[x.trailing_zeros() as usize % 16] ^= 1 << i;
+            boards[x.trailing_zeros() as usize % 16] ^= bit(i);
             x &= x - 1;
         }
         Ok(())
@@ -505,15 +522,15 @@ impl<const FULL: bool> Search<'_, FULL> {
             while lost != 0 {
                 let d = lost.trailing_zeros() as usize % 16;
                 lost &= lost - 1;
-                self.boards[d] &= !(1 << i);
+                self.boards[d] &= !bit(i);
                 self.unchecked[d] |= CELL_UNITS[i];
             }
             if m & m.wrapping_sub(1) == 0 {
                 if m == 0 {
                     return Err(());
                 }
-                self.queue |= 1 << i;
-                self.solved |= 1 << i;
+                self.queue |= bit(i);
+                self.solved |= bit(i);
             }
             Ok(())
         })?;
@@ -584,8 +601,8 @@ impl<const FULL: bool> Search<'_, FULL> {
                 if n == 0 {
                     return Err(());
                 }
-                self.queue |= 1 << p;
-                self.solved |= 1 << p;
+                self.queue |= bit(p);
+                self.solved |= bit(p);
             }
             units |= CELL_UNITS[p];
             Ok(())
@@ -654,7 +671,7 @@ impl<const FULL: bool> Search<'_, FULL> {
             while lost != 0 {
                 let d = lost.trailing_zeros() as usize % 16;
                 lost &= lost - 1;
-                self.boards[d] &= !(1 << i);
+                self.boards[d] &= !bit(i);
                 self.unchecked[d] |= CELL_UNITS[i];
                 self.unchecked_values |= 1 << d;
             }
@@ -663,8 +680,8 @@ impl<const FULL: bool> Search<'_, FULL> {
                 if m == 0 {
                     return Err(());
                 }
-                self.queue |= 1 << i;
-                self.solved |= 1 << i;
+                self.queue |= bit(i);
+                self.solved |= bit(i);
             }
         }
         Ok(true)
@@ -700,11 +717,11 @@ impl<const FULL: bool> Search<'_, FULL> {
     #[inline(never)]
     fn hidden(&mut self, cells: &mut Cells<'_>, places: u128, d: usize) {
         let q = (places.trailing_zeros() as usize).min(80);
-        let bit = 1u16 << d;
-        let mut lost = cells[q] & !bit;
-        cells[q] = bit;
-        self.solved |= 1 << q;
-        self.queue |= 1 << q;
+        let value = 1u16 << d;
+        let mut lost = cells[q] & !value;
+        cells[q] = value;
+        self.solved |= places;
+        self.queue |= places;
         self.unchecked_values |= lost;
         if FULL {
             self.changed |= CELL_UNITS[q];
@@ -712,7 +729,7 @@ impl<const FULL: bool> Search<'_, FULL> {
         }
         while lost != 0 {
             let e = lost.trailing_zeros() as usize % 16;
-            self.boards[e] &= !(1 << q);
+            self.boards[e] &= !places;
             self.unchecked[e] |= CELL_UNITS[q];
             lost &= lost - 1;
         }
