@@ -417,16 +417,16 @@ const COLUMN_SEGMENTS: u128 = 0x1ff | 0x1ff << 27 | 0x1ff << 54;
 const STACK_SEGMENTS: u128 = COLUMN_SEGMENTS & (7 | 7 << 27 | 7 << 54);
 
 /// The places that locked candidates (`rules`, as in [`LOCKED`]) remove from a value's `board`,
-/// where `lost` are the cells that lost the value since the last look (when the board had none
-/// to remove). A band's (or stack's) removals depend only on which of its segments hold a
-/// place: only those where a segment lost its last place are looked at.
+/// where `looked` is the board at the last look (when it had none to remove). A band's (or
+/// stack's) removals depend only on which of its segments hold a place: only those where a
+/// segment lost its last place since (held one in `looked`, none in `board`) are looked at.
 #[inline]
-fn locked_removals(board: u128, lost: u128, rules: usize) -> u128 {
+fn locked_removals(board: u128, looked: u128, rules: usize) -> u128 {
     // The row segments, and the column segments (bit 27i + c: column c in block row i).
     let across = board | board >> 1 | board >> 2;
     let rows = board | board >> 9 | board >> 18;
-    let row_emptied = (lost | lost >> 1 | lost >> 2) & !across & ROW_SEGMENTS;
-    let column_emptied = (lost | lost >> 9 | lost >> 18) & !rows & COLUMN_SEGMENTS;
+    let row_emptied = (looked | looked >> 1 | looked >> 2) & !across & ROW_SEGMENTS;
+    let column_emptied = (looked | looked >> 9 | looked >> 18) & !rows & COLUMN_SEGMENTS;
     if row_emptied | column_emptied == 0 {
         return 0;
     }
@@ -627,9 +627,8 @@ impl<const FULL: bool> Search<'_, FULL> {
             let d = values.trailing_zeros() as usize % 16;
             values &= values - 1;
             let board = self.boards[d];
-            let lost = self.looked[d] & !board;
+            let gone = locked_removals(board, self.looked[d], self.locked);
             self.looked[d] = board;
-            let gone = locked_removals(board, lost, self.locked);
             if gone != 0 {
                 any = true;
                 self.remove(cells, d, gone, 0)?;
