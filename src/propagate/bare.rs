@@ -55,6 +55,7 @@ fn bit(i: usize) -> u128 {
     CELL_BITS[i % 128]
 }
 
+/// `CELL_BITS[i] == 1 << i`, for [`bit`].
 static CELL_BITS: [u128; 128] = {
     let mut out = [0u128; 128];
     let mut i = 0;
