@@ -1535,9 +1535,10 @@ impl Inside {
     }
 }
 
-/// At most this many ends are kept (83 KB; more were measured no better: most of those that
-/// answer a branch come early).
-const POOL_LIMIT: usize = 1 << 9;
+/// At most this many ends are kept per pass under way (166 KB each; a limit on the whole pool
+/// let the outermost pass fill it and left no room for the passes inside it; more were measured
+/// no better: most of those that answer a branch come early).
+const POOL_LIMIT: usize = 1 << 10;
 
 impl Spare for EndPool {
     fn slot(spares: &mut Spares) -> &mut EndPool {
@@ -1563,9 +1564,12 @@ impl EndPool {
         self.ends.truncate(start);
     }
 
-    /// Keeps `end`, the open end of a depth-1 test, if a pass is under way.
+    /// Keeps `end`, the open end of a depth-1 test, if a pass is under way and has room.
     fn add(&mut self, end: &Grid) {
-        if self.starts.is_empty() || self.ends.len() >= POOL_LIMIT {
+        let Some(&start) = self.starts.last() else {
+            return;
+        };
+        if self.ends.len() - start >= POOL_LIMIT {
             return;
         }
         if !end.is_complete() {
