@@ -1588,14 +1588,14 @@ impl EndPool {
             .places
             .retain(|&k| self.ends[k as usize].within(state));
         // A cell where the last end found outside `state` is: most others are outside there too.
-        let mut probe = 0;
+        let (mut probe, mut outside) = (0, !state.cells()[0].bits());
         for (k, e) in (from as u16..).zip(&self.ends[from..]) {
-            if e.cells()[probe].bits() & !state.cells()[probe].bits() != 0 {
+            if e.cells()[probe].bits() & outside != 0 {
                 continue;
             }
             match e.first_outside(state) {
                 None => inside.places.push(k),
-                Some(i) => probe = i,
+                Some(i) => (probe, outside) = (i, !state.cells()[i].bits()),
             }
         }
     }
