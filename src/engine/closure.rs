@@ -1588,14 +1588,15 @@ impl EndPool {
             .places
             .retain(|&k| self.ends[k as usize].within(state));
         // A cell where the last end found outside `state` is: most others are outside there too.
-        let (mut probe, mut outside) = (0, !state.cells()[0].bits());
+        // And another where the one before was.
+        let mut probes = [(0, !state.cells()[0].bits()); 2];
         for (k, e) in (from as u16..).zip(&self.ends[from..]) {
-            if e.cells()[probe].bits() & outside != 0 {
+            if probes.iter().any(|&(p, outside)| e.cells()[p].bits() & outside != 0) {
                 continue;
             }
             match e.first_outside(state) {
                 None => inside.places.push(k),
-                Some(i) => (probe, outside) = (i, !state.cells()[i].bits()),
+                Some(i) => probes = [(i, !state.cells()[i].bits()), probes[0]],
             }
         }
     }
