@@ -492,6 +492,9 @@ impl<R: Recorder> Engine<'_, R> {
 
     /// [`Engine::test`], unless `skip` is on and `lv.known` already shows the branch open; an
     /// open result is then noted in `lv.known`.
+    // Inlined into `pass`'s two calls per decision: their call overhead was measured at about
+    // 0.6 % of a classification's instructions.
+    #[inline(always)]
     fn tested(
         &mut self,
         state: &Grid,
