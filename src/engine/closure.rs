@@ -554,6 +554,9 @@ impl<R: Recorder> Engine<'_, R> {
 
     /// `test(state, branch, j)` (spec §5): apply branch `which` of `d`, propagate; at `j > 1`
     /// run the closure inside (a hypothesis). `at` is `(j, level)`.
+    // Inlined into `tested` and `depth_first_in`, for the same reason as `tested` (measured
+    // at about 1.3 %).
+    #[inline(always)]
     fn test(
         &mut self,
         state: &Grid,
