@@ -1599,7 +1599,10 @@ impl EndPool {
         // And another where the one before was.
         let mut probes = [(0, !state.cells()[0].bits()); 2];
         for (k, e) in (from as u16..).zip(&self.ends[from..]) {
-            if probes.iter().any(|&(p, outside)| e.cells()[p].bits() & outside != 0) {
+            if probes
+                .iter()
+                .any(|&(p, outside)| e.cells()[p].bits() & outside != 0)
+            {
                 continue;
             }
             match e.first_outside(state) {
