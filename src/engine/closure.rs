@@ -492,6 +492,9 @@ impl<R: Recorder> Engine<'_, R> {
 
     /// [`Engine::test`], unless `skip` is on and `lv.known` already shows the branch open; an
     /// open result is then noted in `lv.known`.
+    // Inlined into `pass`'s two calls per decision: their call overhead was measured at about
+    // 0.6 % of a classification's instructions.
+    #[inline(always)]
     fn tested(
         &mut self,
         state: &Grid,
@@ -551,6 +554,9 @@ impl<R: Recorder> Engine<'_, R> {
 
     /// `test(state, branch, j)` (spec §5): apply branch `which` of `d`, propagate; at `j > 1`
     /// run the closure inside (a hypothesis). `at` is `(j, level)`.
+    // Inlined into `tested` and `depth_first_in`, for the same reason as `tested` (measured
+    // at about 1.3 %).
+    #[inline(always)]
     fn test(
         &mut self,
         state: &Grid,
@@ -821,6 +827,8 @@ impl Reuse {
 
     /// [`Reuse::propagate`], unless `shared` (another analysis' results, with the state's
     /// place there) holds the branch's result; a result found here is added to it.
+    // Inlined into `test`, its only caller (measured: 0.4 % fewer instructions).
+    #[inline(always)]
     fn propagate_sharing(
         &mut self,
         state: &Grid,
@@ -1592,14 +1600,18 @@ impl EndPool {
             .places
             .retain(|&k| self.ends[k as usize].within(state));
         // A cell where the last end found outside `state` is: most others are outside there too.
-        let mut probe = 0;
+        // And another where the one before was.
+        let mut probes = [(0, !state.cells()[0].bits()); 2];
         for (k, e) in (from as u16..).zip(&self.ends[from..]) {
-            if e.cells()[probe].bits() & !state.cells()[probe].bits() != 0 {
+            if probes
+                .iter()
+                .any(|&(p, outside)| e.cells()[p].bits() & outside != 0)
+            {
                 continue;
             }
             match e.first_outside(state) {
                 None => inside.places.push(k),
-                Some(i) => probe = i,
+                Some(i) => probes = [(i, !state.cells()[i].bits()), probes[0]],
             }
         }
     }
