@@ -205,7 +205,7 @@ impl FromStr for DecisionKinds {
 }
 
 /// The splits one [`generate`] call has listed, so that a repeat is found without searching the
-/// list. Per cell, bit `lo * 9 + hi` stands for a split by its smaller half (values `lo..=hi`;
+/// list. Per cell, bit `lo * 9 + hi` stands for a split by its smaller half (values `lo` and `hi`;
 /// between halves of one size, the one holding the cell's lowest value): a decision's first half
 /// has one or two values, so that half has too, and it determines the split.
 struct Listed([u128; 81]);

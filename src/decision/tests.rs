@@ -160,6 +160,18 @@ mod reference {
         });
     }
 
+    /// Candidate decisions listed after others (`--decisions cell,constraint,candidate`).
+    pub fn candidates(grid: &Grid, out: &mut Vec<Decision>) {
+        for cell in Cell::all() {
+            if grid.get(cell).len() < 2 {
+                continue;
+            }
+            for d in grid.get(cell).iter() {
+                push_unique(out, grid, cell, Candidates::single(d), Origin::Candidate);
+            }
+        }
+    }
+
     pub fn cell_pairs(grid: &Grid, out: &mut Vec<Decision>) {
         for block in 0..9 {
             for &pair in Unit::block(block).cells() {
@@ -244,6 +256,11 @@ fn generators_match_their_definitions() {
             assert_eq!(got, want, "{g:?}");
             positions += 1;
             listed += got.len();
+            // Candidate decisions after them repeat pair splits (a cell pair `X: a,b` of a
+            // three-valued cell is not one, `X: a` of a two-valued one is).
+            candidate::generate(&g, &mut seen, &mut got);
+            reference::candidates(&g, &mut want);
+            assert_eq!(got, want, "{g:?}");
             // Remove a few random values for the next round.
             for _ in 0..6 {
                 let r = next();

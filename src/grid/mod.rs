@@ -177,6 +177,7 @@ impl Grid {
                     .iter()
                     .zip(&b[from..to])
                     .position(|(c, o)| c.bits() & !o.bits() != 0)
+                    // Never taken: some cell of the sixteen is outside.
                     .unwrap_or(0)
             })
         })

@@ -285,6 +285,7 @@ fn key_of(masks: &[u16; 9]) -> (u128, usize) {
 /// bits (`k` at most 4), as bits `0..fields`, all fields at once.
 #[inline(always)]
 fn over_half(x: u64, fields: u32, k: u32) -> u16 {
+    debug_assert!(k <= 4, "more than four values are not counted");
     let one = (0..fields).fold(0u64, |a, i| a | 1 << (10 * i));
     let low = one * 0x1ff;
     let guard = one * 0x200;
