@@ -29,6 +29,15 @@ impl Default for Grid {
     }
 }
 
+/// The candidates of the cells of `a` that are not among those of the same cells of `b`, all
+/// together (branch-free; the compiler vectorizes it).
+#[inline(always)]
+fn outside(a: &[Candidates], b: &[Candidates]) -> u16 {
+    a.iter()
+        .zip(b)
+        .fold(0, |acc, (c, o)| acc | (c.bits() & !o.bits()))
+}
+
 impl Grid {
     /// The grid with no givens: every cell may hold every value.
     pub const fn empty() -> Self {
@@ -150,15 +159,9 @@ impl Grid {
     pub(crate) fn within(&self, other: &Grid) -> bool {
         // Sixteen cells at a time (without branches inside), stopping at the first sixteen
         // where some cell is not: most positions that are not inside differ in many cells.
-        let outside = |a: &[Candidates], b: &[Candidates]| {
-            a.iter()
-                .zip(b)
-                .fold(0, |acc, (c, o)| acc | (c.bits() & !o.bits()))
-                != 0
-        };
         let (a, b) = (&self.cells, &other.cells);
-        (0..5).all(|j| !outside(&a[16 * j..16 * j + 16], &b[16 * j..16 * j + 16]))
-            && !outside(&a[80..], &b[80..])
+        (0..5).all(|j| outside(&a[16 * j..16 * j + 16], &b[16 * j..16 * j + 16]) == 0)
+            && outside(&a[80..], &b[80..]) == 0
     }
 
     /// The first cell (row-major index) with a candidate not among those of the same cell in
@@ -168,11 +171,7 @@ impl Grid {
         let (a, b) = (&self.cells, &other.cells);
         (0..81).step_by(16).find_map(|from| {
             let to = (from + 16).min(81);
-            let outside = a[from..to]
-                .iter()
-                .zip(&b[from..to])
-                .fold(0, |acc, (c, o)| acc | (c.bits() & !o.bits()));
-            (outside != 0).then(|| {
+            (outside(&a[from..to], &b[from..to]) != 0).then(|| {
                 from + a[from..to]
                     .iter()
                     .zip(&b[from..to])

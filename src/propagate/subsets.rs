@@ -284,7 +284,7 @@ fn key_of(masks: &[u16; 9]) -> (u128, usize) {
 /// For `fields` 10-bit fields of `x` (9-bit masks, bit 9 clear): the fields with more than `k`
 /// bits (`k` at most 4), as bits `0..fields`, all fields at once.
 #[inline(always)]
-fn over_half(x: u64, fields: u32, k: u32) -> u16 {
+fn fields_over(x: u64, fields: u32, k: u32) -> u16 {
     debug_assert!(k <= 4, "more than four values are not counted");
     let one = (0..fields).fold(0u64, |a, i| a | 1 << (10 * i));
     let low = one * 0x1ff;
@@ -307,7 +307,7 @@ fn over_half(x: u64, fields: u32, k: u32) -> u16 {
 /// The cells with more than `k` (at most 4) values in the unit of `key`.
 #[inline]
 fn cells_over(key: u128, k: u32) -> u16 {
-    over_half(key as u64, 6, k) | over_half((key >> 64) as u64, 3, k) << 6
+    fields_over(key as u64, 6, k) | fields_over((key >> 64) as u64, 3, k) << 6
 }
 
 /// The open cells (more than one value) of the unit of `key`.
