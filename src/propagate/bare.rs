@@ -4,15 +4,16 @@
 //!
 //! Same rules and the same fixpoint as [`super::propagate_changed`], found with less work. Next
 //! to the grid's cell masks, the search keeps one 81-bit board per value (the cells that may
-//! still take it) and one of the solved cells, taken from a [`Bases`] cache of the position the
-//! branch restricts (the pass's state, an open fixpoint) and corrected on the few cells where
-//! the grid differs from it. Then every step is driven by what changed:
+//! still take it), per value its number of places in each unit (a nibble each, see [`Counts`])
+//! and a board of the solved cells, taken from a [`Bases`] cache of the position the branch
+//! restricts (the pass's state, an open fixpoint) and corrected on the few cells where the grid
+//! differs from it. Then every step is driven by what changed:
 //!
 //! * a naked single's value leaves exactly the peers its board shows (no scan of 20 peers);
-//! * each (unit, value) pair that loses a place is checked, with one AND and one rarely taken
-//!   branch, once the naked singles are done (once for all the places it lost meanwhile): no
-//!   place left is a contradiction, one place in an unsolved cell is a hidden single. Every
-//!   other pair is as it was in the fixpoint `base`;
+//! * a value that lost places is checked in all 27 units at once, once the naked singles are
+//!   done, by a few operations on its counts: no place left in a unit is a contradiction, one
+//!   place in an unsolved cell is a hidden single. Units where the value is placed are marked
+//!   in the counts and pass;
 //! * no duplicate check: two equal singles in a unit cannot both survive, the first one's value
 //!   empties the other when it leaves its peers;
 //! * locked candidates look, for each value, only at the bands and stacks where a segment (a
@@ -27,8 +28,8 @@
 //! Three starts: [`run`] from the pass's state; [`run_from_end`] from an earlier open end of the
 //! same branch (its boards corrected from the state's), when the grid differs from that end in
 //! few cells; [`run_meet`] from the state, for a grid that is the state intersected with such an
-//! end, looking first only at the units where both lost something (the others are as in one of
-//! two fixpoints).
+//! end, the subset rules looking first only at the units where both lost something (the others
+//! are as in one of two fixpoints).
 
 use super::{subsets, Cells, Contradiction, Outcome, Profile, Rule, State, Stats, CELL_UNITS};
 use crate::grid::{differing_masks, each_bit, Cell, CellSet, Grid};
@@ -67,12 +68,65 @@ static CELL_BITS: [u128; 128] = {
 };
 
 /// The value boards of a position: bit `i` of board `d` when cell `i` may take value `d + 1`;
-/// padded to 16 boards (the last seven empty), as [`PerValue`].
+/// padded to 16 boards (the last seven empty): a value index taken from the trailing zeros of a
+/// 9-bit set needs no bounds check (`% 16` is one AND).
 type Boards = [u128; 16];
 
-/// Per value, padded to 16 entries (the last seven unused): a value index taken from the
-/// trailing zeros of a 9-bit set needs no bounds check (`% 16` is one AND).
-type PerValue = [u32; 16];
+/// Per value, its number of places in each unit, one nibble a unit (nibble `u` for unit `u`,
+/// as in [`UNIT_BITS`]): a unit check is a few operations on all 27 at once. In a search, bit
+/// 3 of a nibble also marks a unit where the value is placed (count 1, then 9): it passes every
+/// check, and losing its place empties a cell (found there). Padded as [`Boards`].
+type Counts = [u128; 16];
+
+/// `ONE_PER_UNIT[i]`: one in the nibble of each of cell `i`'s three units (the count a value
+/// loses there when it leaves the cell); padded to 128 cells, as [`CELL_BITS`].
+static ONE_PER_UNIT: [u128; 128] = {
+    let mut out = [0u128; 128];
+    let mut i = 0;
+    while i < 81 {
+        let (r, c) = (i / 9, i % 9);
+        out[i] = 1 << (4 * ((r / 3) * 3 + c / 3)) | 1 << (4 * (9 + r)) | 1 << (4 * (18 + c));
+        i += 1;
+    }
+    out
+};
+
+/// [`ONE_PER_UNIT`] as marks (bit 3 of each nibble): the units where a naked single places its
+/// value.
+static MARKS: [u128; 128] = {
+    let mut out = [0u128; 128];
+    let mut i = 0;
+    while i < 128 {
+        out[i] = ONE_PER_UNIT[i] << 3;
+        i += 1;
+    }
+    out
+};
+
+/// The units of `counts` (one value's) with at most one place that are not marked as placed,
+/// as bit `4u + 3` for unit `u`. A nibble of at most one has none of bits 1–3: halved after
+/// clearing bit 0, plus seven, it stays below eight (no carry, and no bit crosses the halves).
+#[inline(always)]
+fn alone(counts: u128) -> u128 {
+    const HIGH: u64 = 0xEEEE_EEEE_EEEE_EEEE;
+    const SEVENS: u64 = 0x7777_7777_7777_7777;
+    const EIGHTS: u64 = 0x8888_8888_8888_8888;
+    let half = |h: u64, units: u64| !(((h & HIGH) >> 1) + SEVENS) & units;
+    let lo = half(counts as u64, EIGHTS);
+    // Units 16 to 26: the high half's first eleven nibbles.
+    let hi = half((counts >> 64) as u64, EIGHTS & ((1 << 44) - 1));
+    u128::from(lo) | u128::from(hi) << 64
+}
+
+/// `counts` (a fixpoint's, where a unit with one place is one where the value is placed) with
+/// those units marked, as a search starts from.
+fn marked(counts: &Counts) -> Counts {
+    let mut out = *counts;
+    for c in &mut out[..9] {
+        *c |= alone(*c);
+    }
+    out
+}
 
 /// The cells with exactly one value, from the boards.
 fn solved_of(boards: &Boards) -> u128 {
@@ -84,13 +138,21 @@ fn solved_of(boards: &Boards) -> u128 {
     once & !twice
 }
 
-/// Corrects `boards`, those of `from`, into those of `to`.
-fn correct(boards: &mut Boards, from: &[u16; 81], to: &[u16; 81]) {
+/// Corrects `boards` and `counts` (unmarked), those of `from`, into those of `to`.
+fn correct(boards: &mut Boards, counts: &mut Counts, from: &[u16; 81], to: &[u16; 81]) {
     let _ = each_bit(differing_masks(to, from), |i| {
-        let mut x = to[i] ^ from[i];
-        while x != 0 {
-            boards[x.trailing_zeros() as usize % 16] ^= bit(i);
-            x &= x - 1;
+        let (mut gained, mut lost) = (to[i] & !from[i], from[i] & !to[i]);
+        while gained != 0 {
+            let d = gained.trailing_zeros() as usize % 16;
+            boards[d] |= bit(i);
+            counts[d] += ONE_PER_UNIT[i];
+            gained &= gained - 1;
+        }
+        while lost != 0 {
+            let d = lost.trailing_zeros() as usize % 16;
+            boards[d] &= !bit(i);
+            counts[d] -= ONE_PER_UNIT[i];
+            lost &= lost - 1;
         }
         Ok(())
     });
@@ -99,14 +161,24 @@ fn correct(boards: &mut Boards, from: &[u16; 81], to: &[u16; 81]) {
 /// How many positions [`Bases`] keeps: one per nesting level of a depth-3 search, and one more.
 const KEPT: usize = 4;
 
-/// The value boards and solved cells of the last few positions branches were tested from (the
-/// pass's state at each nesting level), so that a test only corrects the cells its start
-/// differs in. A new position's boards are corrected from the last one's (the state a fact
+/// The value boards, unit counts and solved cells of one position.
+#[derive(Clone, Copy)]
+struct Base {
+    boards: Boards,
+    /// Unmarked, as [`correct`] keeps them.
+    counts: Counts,
+    /// As a search starts from ([`marked`]).
+    marked: Counts,
+    solved: u128,
+}
+
+/// The value boards, unit counts and solved cells of the last few positions branches were
+/// tested from (the pass's state at each nesting level), so that a test only corrects the cells
+/// its start differs in. A new position's are corrected from the last one's (the state a fact
 /// restricted, usually).
 pub(crate) struct Bases {
     grids: [[u16; 81]; KEPT],
-    boards: [Boards; KEPT],
-    solved: [u128; KEPT],
+    bases: [Base; KEPT],
     len: usize,
     /// The entry used last.
     last: usize,
@@ -116,10 +188,15 @@ pub(crate) struct Bases {
 
 impl Default for Bases {
     fn default() -> Self {
+        let empty = Base {
+            boards: [0; 16],
+            counts: [0; 16],
+            marked: [0; 16],
+            solved: 0,
+        };
         Bases {
             grids: [[0; 81]; KEPT],
-            boards: [[0; 16]; KEPT],
-            solved: [0; KEPT],
+            bases: [empty; KEPT],
             len: 0,
             last: 0,
             next: 0,
@@ -128,8 +205,9 @@ impl Default for Bases {
 }
 
 impl Bases {
-    /// The boards and solved cells of `base`, computed now unless kept.
-    fn get(&mut self, base: &[u16; 81]) -> (&Boards, u128) {
+    /// The boards, counts and solved cells of `base` (an open fixpoint), computed now unless
+    /// kept.
+    fn get(&mut self, base: &[u16; 81]) -> &Base {
         let found = if self.grids[self.last] == *base {
             Some(self.last)
         } else {
@@ -140,26 +218,22 @@ impl Bases {
             None => {
                 let k = self.next;
                 self.next = (k + 1) % KEPT;
-                let mut boards = if self.len == 0 {
-                    [0; 16]
-                } else {
-                    self.boards[self.last]
-                };
-                let from = if self.len == 0 {
-                    [0; 81]
-                } else {
-                    self.grids[self.last]
-                };
-                correct(&mut boards, &from, base);
+                // Corrected from the last entry, or the first from the empty grid's (all zero).
+                if self.len != 0 {
+                    self.grids[k] = self.grids[self.last];
+                    self.bases[k] = self.bases[self.last];
+                }
+                let b = &mut self.bases[k];
+                correct(&mut b.boards, &mut b.counts, &self.grids[k], base);
+                b.marked = marked(&b.counts);
+                b.solved = solved_of(&b.boards);
                 self.len = self.len.max(k + 1);
                 self.grids[k] = *base;
-                self.boards[k] = boards;
-                self.solved[k] = solved_of(&boards);
                 k
             }
         };
         self.last = k;
-        (&self.boards[k], self.solved[k])
+        &self.bases[k]
     }
 }
 
@@ -172,10 +246,10 @@ fn masks(grid: &Grid) -> [u16; 81] {
 }
 
 /// Propagates `cells` to the fixpoint of `profile`: `cells` lies inside `base` (cell by cell),
-/// an open fixpoint of `profile` whose boards `bases` keeps or computes. Only the cells where
-/// the two differ start the work: their lost values are checked in their units, and those that
-/// became single are new singles. Every other (unit, value) pair is as in `base`, where each
-/// value has two places or is placed, and every other single's value has left its peers. A
+/// an open fixpoint of `profile` whose boards and counts `bases` keeps or computes. Only the
+/// cells where the two differ start the work: their lost values are checked, and those that
+/// became single are new singles. In `base` each value has two places in a unit or is placed,
+/// and every other single's value has left its peers. A
 /// contradiction's reason is a placeholder (a cell where the two differ has no value), and the
 /// cells are left part-way.
 pub(super) fn run(
@@ -189,31 +263,24 @@ pub(super) fn run(
 
 /// As [`run`], for `cells` equal to the intersection of `base` and `end`, another open fixpoint
 /// (a branch's earlier end, from a larger state), which differs from `cells` in `other`. A
-/// unit check can only fail, and a subset only appear, in a unit where both lost something:
-/// the others are left alone. With singles alone, those units are most of the units either
-/// lost something in (measured), so [`run`]'s work is cheaper than finding them.
+/// subset can only appear in a unit where both lost something: the subset rules look first
+/// only there (the others are as in one of two fixpoints).
 pub(super) fn run_meet(
     cells: &mut Cells<'_>,
-    (end, other): (&Grid, u128),
+    (_, other): (&Grid, u128),
     base: &Grid,
     bases: &mut Bases,
     profile: &Profile,
 ) -> Outcome {
-    if !(profile.has_locked() || profile.has_subsets()) {
+    if !profile.has_subsets() {
         return run(cells, base, bases, profile);
     }
-    let mut both: PerValue = [0; 16];
     let mut touched = 0u32;
     let _ = each_bit(other, |i| {
         touched |= CELL_UNITS[i];
-        let mut lost = end.cells()[i].bits() & !cells[i];
-        while lost != 0 {
-            both[lost.trailing_zeros() as usize % 16] |= CELL_UNITS[i];
-            lost &= lost - 1;
-        }
         Ok(())
     });
-    from_base(cells, base, Some(&(both, touched)), bases, profile)
+    from_base(cells, base, Some(touched), bases, profile)
 }
 
 /// [`run`] and [`run_meet`]: the boards of `base` from `bases`, then the search.
@@ -221,20 +288,25 @@ pub(super) fn run_meet(
 fn from_base(
     cells: &mut Cells<'_>,
     base: &Grid,
-    meet: Option<&(PerValue, u32)>,
+    meet: Option<u32>,
     bases: &mut Bases,
     profile: &Profile,
 ) -> Outcome {
     let diff = differing_masks(cells.0, base.cells());
     let base = masks(base);
-    let (boards, solved) = bases.get(&base);
-    search(cells, (&base, boards, solved), (diff, meet), profile)
+    let b = bases.get(&base);
+    search(
+        cells,
+        (&base, (&b.boards, &b.marked, b.solved)),
+        (diff, meet),
+        profile,
+    )
 }
 
 /// As [`run`], for `cells` inside `end`, an open fixpoint inside an earlier state (a branch's
-/// earlier end), where `state` is the base [`run`] would take: the boards of `state` (kept in
-/// `bases`) are corrected into those of `end`, and only the cells where `cells` differ from
-/// `end` (usually few) start the work, not all those where they differ from `state`.
+/// earlier end), where `state` is the base [`run`] would take: the boards and counts of `state`
+/// (kept in `bases`) are corrected into those of `end`, and only the cells where `cells` differ
+/// from `end` (usually few) start the work, not all those where they differ from `state`.
 pub(super) fn run_from_end(
     cells: &mut Cells<'_>,
     end: &Grid,
@@ -244,20 +316,27 @@ pub(super) fn run_from_end(
 ) -> Outcome {
     let diff = differing_masks(cells.0, end.cells());
     let (state, end) = (masks(state), masks(end));
-    let (boards, _) = bases.get(&state);
-    let mut boards = *boards;
-    correct(&mut boards, &state, &end);
+    let b = bases.get(&state);
+    let (mut boards, mut counts) = (b.boards, b.marked);
+    // `end` only loses values: the marks of `state` stay right (a placed value keeps its cell),
+    // and a unit placed in `end` only is marked at its first check.
+    correct(&mut boards, &mut counts, &state, &end);
     let solved = solved_of(&boards);
-    search(cells, (&end, &boards, solved), (diff, None), profile)
+    search(
+        cells,
+        (&end, (&boards, &counts, solved)),
+        (diff, None),
+        profile,
+    )
 }
 
-/// The fixpoint from `base` (its masks, boards and solved cells), of which `cells` differ in
-/// `diff`.
+/// The fixpoint from `base` (its masks, and its boards, marked counts and solved cells), of
+/// which `cells` differ in `diff`.
 #[inline(always)]
 fn search(
     cells: &mut Cells<'_>,
-    base: (&[u16; 81], &Boards, u128),
-    diff: (u128, Option<&(PerValue, u32)>),
+    base: (&[u16; 81], (&Boards, &Counts, u128)),
+    diff: (u128, Option<u32>),
     profile: &Profile,
 ) -> Outcome {
     if profile.has_locked() || profile.has_subsets() {
@@ -271,17 +350,17 @@ fn search(
 #[inline(always)]
 fn search_as<const FULL: bool>(
     cells: &mut Cells<'_>,
-    (base, boards, solved): (&[u16; 81], &Boards, u128),
-    (diff, meet): (u128, Option<&(PerValue, u32)>),
+    (base, (boards, counts, solved)): (&[u16; 81], (&Boards, &Counts, u128)),
+    (diff, meet): (u128, Option<u32>),
     profile: &Profile,
 ) -> Outcome {
     let locked = usize::from(profile.has(Rule::LockedPointing))
         | usize::from(profile.has(Rule::LockedClaiming)) << 1;
     let mut s = Search::<FULL> {
         boards: *boards,
+        counts: *counts,
         solved,
         queue: 0,
-        unchecked: [0; 16],
         unchecked_values: 0,
         looked: if FULL { *boards } else { [0; 16] },
         locked_values: 0,
@@ -474,13 +553,13 @@ fn in_stack<const S: usize>(rows: u128, emptied: u128, rules: usize) -> u128 {
 /// The working state besides the cells.
 struct Search<'b, const FULL: bool> {
     boards: Boards,
+    /// Per value, its places in each unit, marked where it is placed.
+    counts: Counts,
     /// The cells with one value.
     solved: u128,
     /// The singles whose value has not yet left their peers.
     queue: u128,
-    /// Per value, the units where it lost a place and is still to be checked.
-    unchecked: PerValue,
-    /// The values with units in `unchecked` (bit `d` for value `d + 1`; maybe none left).
+    /// The values that lost a place since their last unit check (bit `d` for value `d + 1`).
     unchecked_values: u16,
     /// With `FULL`: per value, its board when locked candidates last looked (the cells it lost
     /// since are the difference: no bookkeeping on each removal).
@@ -499,15 +578,14 @@ struct Search<'b, const FULL: bool> {
 
 impl<const FULL: bool> Search<'_, FULL> {
     /// The fixpoint from `base`, of which `cells` differ in `diff`. With `meet`, `cells` are
-    /// also the intersection of `base` with another open fixpoint, and `meet` gives, per value,
-    /// the units where that one lost a place of it to `cells`, and every unit where it lost
-    /// anything: only where both lost something can a unit check fail or a subset appear.
+    /// also the intersection of `base` with another open fixpoint, and `meet` gives every unit
+    /// where that one lost anything: only where both lost something can a subset appear.
     fn fixpoint(
         &mut self,
         cells: &mut Cells<'_>,
         base: &[u16; 81],
         diff: u128,
-        meet: Option<&(PerValue, u32)>,
+        meet: Option<u32>,
     ) -> Result<(), ()> {
         // The cells that differ from `base`: their lost values leave the boards, and are to be
         // checked in their units.
@@ -524,7 +602,7 @@ impl<const FULL: bool> Search<'_, FULL> {
                 let d = lost.trailing_zeros() as usize % 16;
                 lost &= lost - 1;
                 self.boards[d] &= !bit(i);
-                self.unchecked[d] |= CELL_UNITS[i];
+                self.counts[d] -= ONE_PER_UNIT[i];
             }
             if m & m.wrapping_sub(1) == 0 {
                 if m == 0 {
@@ -535,17 +613,11 @@ impl<const FULL: bool> Search<'_, FULL> {
             }
             Ok(())
         })?;
-        match meet {
-            Some((both, other)) => {
-                for (units, both) in self.unchecked.iter_mut().zip(both) {
-                    *units &= both;
-                }
-                if FULL {
-                    self.pending = touched & other;
-                }
+        if FULL {
+            match meet {
+                Some(other) => self.pending = touched & other,
+                None => self.changed = touched,
             }
-            None if FULL => self.changed = touched,
-            None => {}
         }
         loop {
             self.singles(cells)?;
@@ -565,7 +637,7 @@ impl<const FULL: bool> Search<'_, FULL> {
                 let i = self.queue.trailing_zeros() as usize;
                 self.queue &= self.queue - 1;
                 let d = cells[i].trailing_zeros() as usize % 16;
-                self.remove(cells, d, self.boards[d] & PEER_BITS[i], CELL_UNITS[i])?;
+                self.remove(cells, d, self.boards[d] & PEER_BITS[i], MARKS[i % 128])?;
             }
             if self.unchecked_values == 0 {
                 return Ok(());
@@ -579,15 +651,15 @@ impl<const FULL: bool> Search<'_, FULL> {
         }
     }
 
-    /// Value `d` leaves the cells `hits`, which hold it, and is to be checked in each of their
-    /// units but those of `placed` (units where it is placed: the check passes).
+    /// Value `d` leaves the cells `hits`, which hold it, and is to be checked; `placed` marks
+    /// the units where it is now placed (a naked single's, left with one place each).
     #[inline(always)]
     fn remove(
         &mut self,
         cells: &mut Cells<'_>,
         d: usize,
         hits: u128,
-        placed: u32,
+        placed: u128,
     ) -> Result<(), ()> {
         self.boards[d] &= !hits;
         if FULL {
@@ -595,6 +667,7 @@ impl<const FULL: bool> Search<'_, FULL> {
         }
         let v = 1u16 << d;
         let mut units = 0u32;
+        let mut lost = 0u128;
         each_bit(hits, |p| {
             let n = cells[p] & !v;
             cells[p] = n;
@@ -605,13 +678,16 @@ impl<const FULL: bool> Search<'_, FULL> {
                 self.queue |= bit(p);
                 self.solved |= bit(p);
             }
-            units |= CELL_UNITS[p];
+            lost += ONE_PER_UNIT[p % 128];
+            if FULL {
+                units |= CELL_UNITS[p];
+            }
             Ok(())
         })?;
         if FULL {
             self.changed |= units;
         }
-        self.unchecked[d] |= units & !placed;
+        self.counts[d] = (self.counts[d] - lost) | placed;
         self.unchecked_values |= v;
         Ok(())
     }
@@ -672,7 +748,7 @@ impl<const FULL: bool> Search<'_, FULL> {
                 let d = lost.trailing_zeros() as usize % 16;
                 lost &= lost - 1;
                 self.boards[d] &= !bit(i);
-                self.unchecked[d] |= CELL_UNITS[i];
+                self.counts[d] -= ONE_PER_UNIT[i];
                 self.unchecked_values |= 1 << d;
             }
             self.changed |= CELL_UNITS[i];
@@ -687,29 +763,28 @@ impl<const FULL: bool> Search<'_, FULL> {
         Ok(true)
     }
 
-    /// Value `d` lost a place in the units `unchecked[d]`: none left in one is a contradiction,
-    /// one left in an unsolved cell a hidden single, placed at once (the values its cell loses
-    /// are marked for their own checks; `d`'s board stays as it is).
+    /// Value `d` lost places since its last check: a unit with none left is a contradiction,
+    /// one with one left in an unsolved cell a hidden single, placed at once (the values its cell
+    /// loses are marked for their own checks; `d`'s board stays as it is). Either way the unit
+    /// is marked: its check passes from then on.
     #[inline(always)]
     fn check(&mut self, cells: &mut Cells<'_>, d: usize) -> Result<(), ()> {
+        let alone = alone(self.counts[d]);
+        if alone == 0 {
+            return Ok(());
+        }
         let board = self.boards[d];
-        let mut units = std::mem::take(&mut self.unchecked[d]);
-        while units != 0 {
-            let u = units.trailing_zeros() as usize;
-            units &= units - 1;
-            let places = board & UNIT_BITS32[u % 32];
-            // Two places or more, the usual case: one popcount per half (cheaper than
-            // `x & (x - 1)` on 128 bits).
-            if (places as u64).count_ones() + ((places >> 64) as u64).count_ones() > 1 {
-                continue;
-            }
+        each_bit(alone, |k| {
+            let places = board & UNIT_BITS32[(k / 4) % 32];
             if places == 0 {
                 return Err(());
             }
             if places & self.solved == 0 {
                 self.hidden(cells, places, d);
             }
-        }
+            Ok(())
+        })?;
+        self.counts[d] |= alone;
         Ok(())
     }
 
@@ -730,7 +805,7 @@ impl<const FULL: bool> Search<'_, FULL> {
         while lost != 0 {
             let e = lost.trailing_zeros() as usize % 16;
             self.boards[e] &= !places;
-            self.unchecked[e] |= CELL_UNITS[q];
+            self.counts[e] -= ONE_PER_UNIT[q % 128];
             lost &= lost - 1;
         }
     }
