@@ -104,18 +104,15 @@ static MARKS: [u128; 128] = {
 };
 
 /// The units of `counts` (one value's) with at most one place that are not marked as placed,
-/// as bit `4u + 3` for unit `u`. A nibble of at most one has none of bits 1–3: halved after
-/// clearing bit 0, plus seven, it stays below eight (no carry, and no bit crosses the halves).
+/// as bit `4u + 4` for unit `u` (shifted right once, their marks). With bit 0 of each nibble
+/// cleared, adding 14 to every nibble carries out of exactly those with two or more (a carry in
+/// leaves the next nibble's carry as it was: it is even), into the next nibble's bit 0.
 #[inline(always)]
 fn alone(counts: u128) -> u128 {
-    const HIGH: u64 = 0xEEEE_EEEE_EEEE_EEEE;
-    const SEVENS: u64 = 0x7777_7777_7777_7777;
-    const EIGHTS: u64 = 0x8888_8888_8888_8888;
-    let half = |h: u64, units: u64| !(((h & HIGH) >> 1) + SEVENS) & units;
-    let lo = half(counts as u64, EIGHTS);
-    // Units 16 to 26: the high half's first eleven nibbles.
-    let hi = half((counts >> 64) as u64, EIGHTS & ((1 << 44) - 1));
-    u128::from(lo) | u128::from(hi) << 64
+    const HIGH: u128 = 0xEEEE_EEEE_EEEE_EEEE_EEEE_EEEE_EEEE_EEEE;
+    /// Bit `4u + 4` for the 27 units.
+    const UNITS: u128 = 0x1111_1111_1111_1111_1111_1111_1111_1111 & ((1 << 109) - 1) & !1;
+    !((counts & HIGH) + HIGH) & UNITS
 }
 
 /// `counts` (a fixpoint's, where a unit with one place is one where the value is placed) with
@@ -123,7 +120,7 @@ fn alone(counts: u128) -> u128 {
 fn marked(counts: &Counts) -> Counts {
     let mut out = *counts;
     for c in &mut out[..9] {
-        *c |= alone(*c);
+        *c |= alone(*c) >> 1;
     }
     out
 }
@@ -775,7 +772,7 @@ impl<const FULL: bool> Search<'_, FULL> {
         }
         let board = self.boards[d];
         each_bit(alone, |k| {
-            let places = board & UNIT_BITS32[(k / 4) % 32];
+            let places = board & UNIT_BITS32[(k / 4).wrapping_sub(1) % 32];
             if places == 0 {
                 return Err(());
             }
@@ -784,7 +781,7 @@ impl<const FULL: bool> Search<'_, FULL> {
             }
             Ok(())
         })?;
-        self.counts[d] |= alone;
+        self.counts[d] |= alone >> 1;
         Ok(())
     }
 
