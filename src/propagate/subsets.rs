@@ -264,16 +264,16 @@ fn look_up_kind<const K: usize>(cells: &[Candidates; 81], todo: u32, table: &mut
     known << (9 * K)
 }
 
-/// A unit's nine masks as a key of [`NO_SUBSET`], and its set there: masks 0..6 in the 10-bit
+/// A unit's nine masks (the first nine of `masks`) as a key of [`NO_SUBSET`], and its set there: masks 0..6 in the 10-bit
 /// fields of the low half, masks 6..9 in those of the high half, bit 9 of each field clear (so
 /// that [`open_cells`] can work on all fields at once).
 #[inline]
-fn key_of(masks: &[u16; 9]) -> (u128, usize) {
+fn key_of(masks: &[u16]) -> (u128, usize) {
     let lo = masks[..6]
         .iter()
         .rev()
         .fold(0u64, |k, &m| k << 10 | u64::from(m));
-    let hi = masks[6..]
+    let hi = masks[6..9]
         .iter()
         .rev()
         .fold(0u64, |k, &m| k << 10 | u64::from(m));
@@ -316,11 +316,11 @@ fn open_cells(key: u128) -> u16 {
     cells_over(key, 1)
 }
 
-/// The values of the cells `cells` of `masks`.
+/// The values of the cells `cells` of `masks` (the first nine).
 #[inline]
-fn values_of(masks: &[u16; 9], cells: u16) -> u16 {
+fn values_of(masks: &[u16], cells: u16) -> u16 {
     let mut values = 0u16;
-    for (k, &m) in masks.iter().enumerate() {
+    for (k, &m) in masks.iter().take(9).enumerate() {
         values |= m & 0u16.wrapping_sub(cells >> k & 1);
     }
     values
@@ -343,16 +343,19 @@ fn apply_fast(s: &mut State, todo: u32, table: &mut Table, stats: &mut Stats) ->
         let u = rest.trailing_zeros() as usize;
         rest &= rest - 1;
         let Some(unit) = Unit::new(u) else { continue };
-        let masks = unit_masks(s, unit);
-        let (key, slot) = key_of(&masks);
+        let mut wide: Padded = [0; 16];
+        for (m, c) in wide.iter_mut().zip(unit.cells()) {
+            *m = s.cells[c.index()];
+        }
+        let (key, slot) = key_of(&wide);
         if changed && holds(table, slot, key) {
             continue;
         }
-        if surely_none(&masks, key) {
+        if surely_none(&wide, key) {
             remember(table, slot, key);
             continue;
         }
-        if apply_masks(s, unit, true, &FAST_NAKED, &FAST_HIDDEN, stats, &masks)? {
+        if apply_masks(s, unit, true, &FAST_NAKED, &FAST_HIDDEN, stats, &wide)? {
             if s.eager {
                 // The units still to come are searched next time.
                 s.dirty_subsets |= rest;
@@ -474,24 +477,35 @@ const fn holding<const N: usize>(sets: &[u16; N]) -> [u128; 512] {
 /// the trailing zeros of a 9-bit set needs no bounds check (`% 16` is one AND).
 type Padded = [u16; 16];
 
-/// `masks`, padded.
-#[inline(always)]
-fn padded(masks: &[u16; 9]) -> Padded {
-    let mut out = [0u16; 16];
-    out[..9].copy_from_slice(masks);
-    out
-}
-
 /// The k-sets `U` of bits (2 <= `k` <= `max`, `max` <= 3) that hold at least `k` of the items
 /// `sel` of `masks`, as bits in the order of [`KSETS23`]: some `k` items have at most `k` bits
 /// between them if and only if one is found. Counted for all k-sets at once.
 #[inline(always)]
 fn crowded23(masks: &Padded, sel: u16, max: u32) -> u128 {
-    if sel.count_ones() < 2 {
+    let n = sel.count_ones();
+    if n < 2 {
         return 0;
     }
+    if n <= 3 {
+        // Two or three items (most calls): a crowded set holds two of them within two bits or
+        // all three within three, mostly not, which their unions tell without the counts.
+        let item = |set: u16| masks[set.trailing_zeros() as usize % 16];
+        let (a, b) = (item(sel), item(sel & (sel - 1)));
+        let quiet = if n == 2 {
+            (a | b).count_ones() > 2
+        } else {
+            let c = item(sel & (sel - 1) & (sel & (sel - 1)).wrapping_sub(1));
+            (a | b).count_ones() > 2
+                && (a | c).count_ones() > 2
+                && (b | c).count_ones() > 2
+                && (max < 3 || (a | b | c).count_ones() > 3)
+        };
+        if quiet {
+            return 0;
+        }
+    }
     let mut rest = sel;
-    if max < 3 || sel.count_ones() < 3 {
+    if max < 3 || n < 3 {
         // Pairs only (no three items): the low half of the table; at least one, two items.
         let (mut c1, mut c2) = (0u64, 0u64);
         while rest != 0 {
@@ -503,16 +517,29 @@ fn crowded23(masks: &Padded, sel: u16, max: u32) -> u128 {
         }
         return u128::from(c2) & PAIRS;
     }
-    let (mut c1, mut c2, mut c3) = (0u128, 0u128, 0u128);
+    let mut c = [[0u64; 2]; 3];
     while rest != 0 {
         let k = rest.trailing_zeros() as usize % 16;
         rest &= rest - 1;
-        let t = IN23[usize::from(masks[k]) % 512];
-        c3 |= c2 & t;
-        c2 |= c1 & t;
-        c1 |= t;
+        count_up(&mut c, IN23[usize::from(masks[k]) % 512]);
     }
+    let [_, c2, c3] = c.map(|[lo, hi]| u128::from(hi) << 64 | u128::from(lo));
     c2 & PAIRS | c3 & TRIPLES
+}
+
+/// Adds the sets of `t` to the bit-sliced counts `c` (`c[i]`: the sets held more than `i`
+/// times), as two 64-bit lanes: LLVM then keeps them in one vector register each.
+#[inline(always)]
+fn count_up<const N: usize>(c: &mut [[u64; 2]; N], t: u128) {
+    let t = [t as u64, (t >> 64) as u64];
+    for i in (1..N).rev() {
+        for h in 0..2 {
+            c[i][h] |= c[i - 1][h] & t[h];
+        }
+    }
+    for h in 0..2 {
+        c[0][h] |= t[h];
+    }
 }
 
 /// [`crowded23`] for quads ([`KSETS4`]).
@@ -521,18 +548,14 @@ fn crowded4(masks: &Padded, sel: u16) -> u128 {
     if sel.count_ones() < 4 {
         return 0;
     }
-    let (mut c1, mut c2, mut c3, mut c4) = (0u128, 0u128, 0u128, 0u128);
+    let mut c = [[0u64; 2]; 4];
     let mut rest = sel;
     while rest != 0 {
         let k = rest.trailing_zeros() as usize % 16;
         rest &= rest - 1;
-        let t = IN4[usize::from(masks[k]) % 512];
-        c4 |= c3 & t;
-        c3 |= c2 & t;
-        c2 |= c1 & t;
-        c1 |= t;
+        count_up(&mut c, IN4[usize::from(masks[k]) % 512]);
     }
-    c4
+    u128::from(c[3][1]) << 64 | u128::from(c[3][0])
 }
 
 /// Whether some crowded k-set (bits of `crowded`, listed by `sets`) may make the search act:
@@ -543,21 +566,24 @@ fn crowded4(masks: &Padded, sel: u16) -> u128 {
 /// holds it with a bit that is missing, or in another element).
 #[inline(never)]
 fn may_act(masks: &Padded, scope: u16, missing: u16, mut crowded: u128, sets: &[u16]) -> bool {
+    // The elements outside `scope` as a bit no set holds, so that every set looks at all
+    // sixteen lanes at once (vectorized).
+    let mut lanes = [0u16; 16];
+    for (k, (l, &m)) in lanes.iter_mut().zip(masks).enumerate() {
+        *l = if scope >> k & 1 != 0 { m } else { 0x8000 };
+    }
     while crowded != 0 {
         let u = sets[crowded.trailing_zeros() as usize % sets.len()];
         crowded &= crowded - 1;
         if u & missing != 0 {
             return true;
         }
-        let (mut inside, mut partial) = (0u32, 0u16);
-        let mut rest = scope;
-        while rest != 0 {
-            let m = masks[rest.trailing_zeros() as usize % 16];
-            rest &= rest - 1;
-            inside += u32::from(m & !u == 0);
+        let (mut inside, mut partial) = (0u16, 0u16);
+        for &m in &lanes {
+            inside += u16::from(m & !u == 0);
             partial |= m & u & 0u16.wrapping_sub(u16::from(m & !u != 0));
         }
-        if partial != 0 || inside > u.count_ones() {
+        if partial != 0 || u32::from(inside) > u.count_ones() {
             return true;
         }
     }
@@ -643,26 +669,25 @@ fn transpose(key: u128) -> Places {
 /// [crowded](crowded23), or none [may act](may_act). `false` when the search may act. Out of
 /// line: it runs on look-up misses only, and inlined it makes [`apply_fast`]'s loop dearer.
 #[inline(never)]
-fn surely_none(masks: &[u16; 9], key: u128) -> bool {
+fn surely_none(wide: &Padded, key: u128) -> bool {
     let open = open_cells(key);
     let n_open = open.count_ones() as usize;
     if n_open < 3 {
         return true;
     }
-    let wide = padded(masks);
     // Naked: items are the open cells with few values.
     let want = FAST_NAKED[n_open];
     if want.max >= 2 {
         let small = open & !cells_over(key, want.max);
         // The values in no open cell, wanted only once some k-set is crowded.
-        let missing = || !values_of(masks, open) & 0x1ff;
-        let crowded = crowded23(&wide, small, want.max);
-        if crowded != 0 && may_act(&wide, open, missing(), crowded, &KSETS23) {
+        let missing = || !values_of(wide, open) & 0x1ff;
+        let crowded = crowded23(wide, small, want.max);
+        if crowded != 0 && may_act(wide, open, missing(), crowded, &KSETS23) {
             return false;
         }
         if want.max >= 4 {
-            let crowded = crowded4(&wide, small);
-            if crowded != 0 && may_act(&wide, open, missing(), crowded, &KSETS4) {
+            let crowded = crowded4(wide, small);
+            if crowded != 0 && may_act(wide, open, missing(), crowded, &KSETS4) {
                 return false;
             }
         }
@@ -675,7 +700,7 @@ fn surely_none(masks: &[u16; 9], key: u128) -> bool {
         return true;
     }
     let places = transpose(key);
-    let solved_values = values_of(masks, !open & 0x1ff);
+    let solved_values = values_of(wide, !open & 0x1ff);
     let unsolved = !solved_values & 0x1ff;
     let small = places.at_most(want.max) & unsolved;
     // Fewer than two items: nothing crowded, without the array of places.
@@ -693,7 +718,7 @@ fn surely_none(masks: &[u16; 9], key: u128) -> bool {
         return true;
     }
     // A solved value left in an open cell could be removed: not looked at here.
-    if values_of(masks, open) & solved_values != 0 {
+    if values_of(wide, open) & solved_values != 0 {
         return false;
     }
     let missing = !open & 0x1ff;
@@ -701,7 +726,7 @@ fn surely_none(masks: &[u16; 9], key: u128) -> bool {
         || may_act(&places, unsolved, missing, crowded4, &KSETS4))
 }
 
-/// [`apply_unit`] on the unit's masks, read already.
+/// [`apply_unit`] on the unit's masks (the first nine of `masks`), read already.
 fn apply_masks(
     s: &mut State,
     unit: Unit,
@@ -709,9 +734,9 @@ fn apply_masks(
     naked: &[Sizes; 10],
     hidden: &[Sizes; 10],
     stats: &mut Stats,
-    masks: &[u16; 9],
+    masks: &[u16],
 ) -> Step {
-    let masks = *masks;
+    let masks: [u16; 9] = std::array::from_fn(|k| masks[k]);
     let cells = unit.cells();
     // The cells and values the search is over: the open ones (fast), or all of them.
     let (scope, solved_values, n_open) = if fast {
@@ -825,6 +850,13 @@ mod tests {
     use super::*;
     use crate::grid::Grid;
     use crate::propagate::{propagate, tests::grid, Outcome, ALL_UNITS};
+
+    /// `masks`, padded.
+    fn padded(masks: &[u16; 9]) -> Padded {
+        let mut out = [0u16; 16];
+        out[..9].copy_from_slice(masks);
+        out
+    }
 
     /// One subset pass of the default profile over every unit of `g`, with `table`.
     fn one_pass(mut g: Grid, table: &mut Table) -> (Grid, Stats, Step) {
@@ -954,7 +986,7 @@ mod tests {
                 &mut stats,
                 &masks,
             );
-            if surely_none(&masks, key_of(&masks).0) {
+            if surely_none(&padded(&masks), key_of(&masks).0) {
                 assert_eq!(got, Ok(false), "{masks:?}");
                 assert_eq!(stats, Stats::default(), "{masks:?}");
                 assert_eq!(g, before, "{masks:?}");
@@ -1001,6 +1033,38 @@ mod tests {
             }
             assert_eq!(values_of(&masks, open), values, "{masks:?}");
             assert_eq!(values_of(&masks, !open & 0x1ff), solved, "{masks:?}");
+        }
+    }
+
+    /// `crowded23` finds exactly the pairs, and with `max` 3 the triples, that hold as many of
+    /// the chosen items as they have bits, however few items there are.
+    #[test]
+    fn crowded23_counts_the_items_inside_every_set() {
+        let mut rng = crate::testing::XorShift(0x5851_f42d_4c95_7f2d);
+        for _ in 0..200_000 {
+            let mut masks = [0u16; 16];
+            let pool = rng.next() as u16 & 0x1ff | 0x7;
+            for m in masks[..9].iter_mut() {
+                let x = rng.next();
+                *m = (x as u16 & (x >> 9) as u16 | 1 << ((x >> 20) % 9)) & pool;
+            }
+            let sel = rng.next() as u16 & 0x1ff;
+            let max = 2 + (rng.next() % 2) as u32;
+            let mut want = 0u128;
+            for (bit, &u) in KSETS23.iter().enumerate() {
+                let k = u.count_ones();
+                let inside = (0..9)
+                    .filter(|&j| sel >> j & 1 != 0 && masks[j] & !u == 0)
+                    .count() as u32;
+                if k <= max && inside >= k {
+                    want |= 1 << bit;
+                }
+            }
+            assert_eq!(
+                crowded23(&masks, sel, max),
+                want,
+                "{masks:?} {sel:#x} {max}"
+            );
         }
     }
 
