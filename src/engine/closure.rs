@@ -8,7 +8,7 @@
 use super::trace::{End, NoRecord, Recorder, Trace};
 use super::{Analysis, Limit, Options, Proof, Recording, Schedule, Status, Walk};
 use crate::decision::{generate, Decision, DecisionKinds, Origin};
-use crate::grid::{each_bit, CellSet, Grid};
+use crate::grid::{each_bit, Cell, CellSet, Grid};
 use crate::propagate::{
     propagate_bare, propagate_bare_from_end, propagate_bare_meet, propagate_changed,
     propagate_changed_eager, propagate_from, Contradiction, Outcome, Profile, SinglesBases,
@@ -76,8 +76,6 @@ struct Level {
     facts: Vec<Statement>,
     /// Branches known to be open in the current state.
     known: Box<KnownOpen>,
-    /// The cells of the decisions from each place of `order` on (the last entry: none).
-    later: Vec<u128>,
     /// End positions of depth-1 branches already tested in this closure.
     reuse: Reuse,
     /// Branch-pair results shared between the hypotheses of a pass at `j >= 2`.
@@ -355,13 +353,8 @@ impl<R: Recorder> Engine<'_, R> {
         lv.known.reset(!self.sweep);
         // Pair decisions' notes (kept per cell) are only asked about in a pass that skips.
         let watch = skip && !self.sweep;
-        lv.later.clear();
         if watch {
-            lv.later.resize(lv.order.len() + 1, 0);
-            for oi in (0..lv.order.len()).rev() {
-                let cell = lv.decisions[lv.order[oi]].cell.index();
-                lv.later[oi] = lv.later[oi + 1] | 1u128 << cell;
-            }
+            lv.known.watch(&lv.decisions);
         }
         self.shared_state = match self.shared.as_deref_mut() {
             Some(shared) if j == 1 && !self.sweep => shared.state(state),
@@ -394,10 +387,6 @@ impl<R: Recorder> Engine<'_, R> {
             }
             let seg = self.rec.mark();
             let dn = self.rec.decision(&d, j, level);
-            if watch {
-                // Only this decision's and later ones' branches are asked about from here on.
-                lv.known.watch(lv.later[oi]);
-            }
             // Both branches are tested even when the first reaches the solution: which branch
             // comes first can depend on the digits' names (a two-valued cell), the effort and
             // the chain must not.
@@ -413,7 +402,8 @@ impl<R: Recorder> Engine<'_, R> {
             let solved1 = matches!(r1, Res::Solved(..)).then_some(self.solved);
             let mid = self.rec.mark();
             if watch {
-                lv.known.watch(lv.later[oi + 1]);
+                // Only later decisions' branches are asked about from here on.
+                lv.known.asked(d.cell);
             }
             let r2 = self.tested(
                 state,
@@ -1289,8 +1279,10 @@ impl Hasher for KeyHasher {
 struct KnownOpen {
     general: bool,
     any: bool,
-    /// The cells of the pass's decisions (bit = row-major index): the only ones asked about.
+    /// The cells of the pass's decisions still to be asked about (bit = row-major index).
     watched: u128,
+    /// Per cell, how many of the pass's decisions on it are still to be asked about.
+    left: [u8; 81],
     single: [u16; 81],
     removed: [u16; 81],
     /// Per cell, up to four masks in the 16-bit lanes of a word; a free lane holds [`FREE`].
@@ -1319,6 +1311,7 @@ impl Default for KnownOpen {
             general: false,
             any: false,
             watched: u128::MAX,
+            left: [0; 81],
             single: [0; 81],
             removed: [0; 81],
             masks: [FREE; 81],
@@ -1340,11 +1333,27 @@ impl KnownOpen {
         self.general = general;
     }
 
-    /// Notes only `cells` (bit = row-major index) from now on, with pair decisions: those of
-    /// the decisions still to be asked about.
-    #[inline]
-    fn watch(&mut self, cells: u128) {
+    /// Notes only the cells of `decisions` from now on, with pair decisions (a pass's, all still
+    /// to be asked about), each until [`KnownOpen::asked`] has been told of its last one.
+    fn watch(&mut self, decisions: &[Decision]) {
+        self.left = [0; 81];
+        let mut cells = 0u128;
+        for d in decisions {
+            let i = d.cell.index() % 81;
+            self.left[i] += 1;
+            cells |= 1u128 << i;
+        }
         self.watched = cells;
+    }
+
+    /// One decision on `cell` will not be asked about again (both its branches were).
+    #[inline]
+    fn asked(&mut self, cell: Cell) {
+        let i = cell.index() % 81;
+        self.left[i] -= 1;
+        if self.left[i] == 0 {
+            self.watched &= !(1u128 << i);
+        }
     }
 
     fn note(&mut self, state: &Grid, r: &Grid) {
