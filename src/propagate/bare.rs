@@ -292,12 +292,7 @@ fn from_base(
     let diff = differing_masks(cells.0, base.cells());
     let base = masks(base);
     let b = bases.get(&base);
-    search(
-        cells,
-        (&base, (&b.boards, &b.marked, b.solved)),
-        (diff, meet),
-        profile,
-    )
+    search(cells, (&base, b, None), (diff, meet), profile)
 }
 
 /// As [`run`], for `cells` inside `end`, an open fixpoint inside an earlier state (a branch's
@@ -314,25 +309,16 @@ pub(super) fn run_from_end(
     let diff = differing_masks(cells.0, end.cells());
     let (state, end) = (masks(state), masks(end));
     let b = bases.get(&state);
-    let (mut boards, mut counts) = (b.boards, b.marked);
-    // `end` only loses values: the marks of `state` stay right (a placed value keeps its cell),
-    // and a unit placed in `end` only is marked at its first check.
-    correct(&mut boards, &mut counts, &state, &end);
-    let solved = solved_of(&boards);
-    search(
-        cells,
-        (&end, (&boards, &counts, solved)),
-        (diff, None),
-        profile,
-    )
+    search(cells, (&end, b, Some(&state)), (diff, None), profile)
 }
 
-/// The fixpoint from `base` (its masks, and its boards, marked counts and solved cells), of
-/// which `cells` differ in `diff`.
+/// The fixpoint from `base` (its masks, and the boards, marked counts and solved cells of
+/// `kept`, a position whose masks are the third item, or `base` itself), of which `cells`
+/// differ in `diff`.
 #[inline(always)]
 fn search(
     cells: &mut Cells<'_>,
-    base: (&[u16; 81], (&Boards, &Counts, u128)),
+    base: (&[u16; 81], &Base, Option<&[u16; 81]>),
     diff: (u128, Option<u32>),
     profile: &Profile,
 ) -> Outcome {
@@ -343,29 +329,42 @@ fn search(
     }
 }
 
-/// [`search`], with the rules beyond the singles (`FULL`) or without.
+/// [`search`], with the rules beyond the singles (`FULL`) or without. The search's own copy of
+/// the kept boards and counts is corrected in place when `kept` is another position, and the
+/// boards are copied after the struct is built: in the struct literal the compiler copies them
+/// through a temporary (a third 256-byte copy per search).
 #[inline(always)]
 fn search_as<const FULL: bool>(
     cells: &mut Cells<'_>,
-    (base, (boards, counts, solved)): (&[u16; 81], (&Boards, &Counts, u128)),
+    (base, b, kept): (&[u16; 81], &Base, Option<&[u16; 81]>),
     (diff, meet): (u128, Option<u32>),
     profile: &Profile,
 ) -> Outcome {
     let locked = usize::from(profile.has(Rule::LockedPointing))
         | usize::from(profile.has(Rule::LockedClaiming)) << 1;
     let mut s = Search::<FULL> {
-        boards: *boards,
-        counts: *counts,
-        solved,
+        boards: [0; 16],
+        counts: b.marked,
+        solved: b.solved,
         queue: 0,
         unchecked_values: 0,
-        looked: if FULL { *boards } else { [0; 16] },
+        looked: [0; 16],
         locked_values: 0,
         changed: 0,
         pending: 0,
         locked,
         subsets: profile.has_subsets().then_some(profile),
     };
+    s.boards = b.boards;
+    if let Some(kept) = kept {
+        // `base` only loses values: the marks of `kept` stay right (a placed value keeps its
+        // cell), and a unit placed in `base` only is marked at its first check.
+        correct(&mut s.boards, &mut s.counts, kept, base);
+        s.solved = solved_of(&s.boards);
+    }
+    if FULL {
+        s.looked = s.boards;
+    }
     match s.fixpoint(cells, base, diff, meet) {
         Ok(()) if s.solved == CellSet::ALL.bits() => Outcome::Solved,
         Ok(()) => Outcome::Open,
@@ -634,7 +633,13 @@ impl<const FULL: bool> Search<'_, FULL> {
                 let i = self.queue.trailing_zeros() as usize;
                 self.queue &= self.queue - 1;
                 let d = cells[i].trailing_zeros() as usize % 16;
-                self.remove(cells, d, self.boards[d] & PEER_BITS[i], MARKS[i % 128])?;
+                let hits = self.boards[d] & PEER_BITS[i];
+                if hits == 0 {
+                    // Nothing lost: no check, no look (a fifth of the singles).
+                    self.counts[d] |= MARKS[i % 128];
+                    continue;
+                }
+                self.remove(cells, d, hits, MARKS[i % 128])?;
             }
             if self.unchecked_values == 0 {
                 return Ok(());
