@@ -125,6 +125,16 @@ fn marked(counts: &Counts) -> Counts {
     out
 }
 
+/// The values' entries of `from` (the first nine), the padding zero: copied inline, where a
+/// copy of the whole array calls `memcpy` (three per search).
+#[inline(always)]
+fn values_of(from: &Boards) -> Boards {
+    let mut out = [0; 16];
+    out[..8].copy_from_slice(&from[..8]);
+    out[8] = from[8];
+    out
+}
+
 /// The cells with exactly one value, from the boards.
 fn solved_of(boards: &Boards) -> u128 {
     let (mut once, mut twice) = (0u128, 0u128);
@@ -343,27 +353,26 @@ fn search_as<const FULL: bool>(
     let locked = usize::from(profile.has(Rule::LockedPointing))
         | usize::from(profile.has(Rule::LockedClaiming)) << 1;
     let mut s = Search::<FULL> {
-        boards: [0; 16],
-        counts: b.marked,
+        boards: values_of(&b.boards),
+        counts: values_of(&b.marked),
         solved: b.solved,
         queue: 0,
         unchecked_values: 0,
-        looked: [0; 16],
+        looked: if FULL { values_of(&b.boards) } else { [0; 16] },
         locked_values: 0,
         changed: 0,
         pending: 0,
         locked,
         subsets: profile.has_subsets().then_some(profile),
     };
-    s.boards = b.boards;
     if let Some(kept) = kept {
         // `base` only loses values: the marks of `kept` stay right (a placed value keeps its
         // cell), and a unit placed in `base` only is marked at its first check.
         correct(&mut s.boards, &mut s.counts, kept, base);
         s.solved = solved_of(&s.boards);
-    }
-    if FULL {
-        s.looked = s.boards;
+        if FULL {
+            s.looked = values_of(&s.boards);
+        }
     }
     match s.fixpoint(cells, base, diff, meet) {
         Ok(()) if s.solved == CellSet::ALL.bits() => Outcome::Solved,
