@@ -594,14 +594,15 @@ impl<const FULL: bool> Search<'_, FULL> {
     ) -> Result<(), ()> {
         // The cells that differ from `base`: their lost values leave the boards, and are to be
         // checked in their units.
-        let mut touched = 0u32;
+        // The lost values and the new singles gathered locally, set once after the loop (not
+        // stored back on every cell).
+        let (mut touched, mut values, mut singles) = (0u32, 0u16, 0u128);
         each_bit(diff, |i| {
             let m = cells[i];
             let mut lost = base[i] & !m;
-            self.unchecked_values |= lost;
+            values |= lost;
             if FULL {
                 touched |= CELL_UNITS[i];
-                self.locked_values |= lost;
             }
             while lost != 0 {
                 let d = lost.trailing_zeros() as usize % 16;
@@ -613,12 +614,15 @@ impl<const FULL: bool> Search<'_, FULL> {
                 if m == 0 {
                     return Err(());
                 }
-                self.queue |= bit(i);
-                self.solved |= bit(i);
+                singles |= bit(i);
             }
             Ok(())
         })?;
+        self.unchecked_values |= values;
+        self.queue |= singles;
+        self.solved |= singles;
         if FULL {
+            self.locked_values |= values;
             match meet {
                 Some(other) => self.pending = touched & other,
                 None => self.changed = touched,
@@ -639,8 +643,17 @@ impl<const FULL: bool> Search<'_, FULL> {
         loop {
             while self.queue != 0 {
                 // A naked single: its value leaves the peers that have it.
-                let i = self.queue.trailing_zeros() as usize;
-                self.queue &= self.queue - 1;
+                // The lowest single, taken from one 64-bit half (a 128-bit count and decrement
+                // take twice the work).
+                let lo = self.queue as u64;
+                let i = if lo != 0 {
+                    self.queue &= !u128::from(lo & lo.wrapping_neg());
+                    lo.trailing_zeros() as usize
+                } else {
+                    let hi = (self.queue >> 64) as u64;
+                    self.queue &= !(u128::from(hi & hi.wrapping_neg()) << 64);
+                    64 + hi.trailing_zeros() as usize
+                };
                 let d = cells[i].trailing_zeros() as usize % 16;
                 let hits = self.boards[d] & PEER_BITS[i];
                 if hits == 0 {
