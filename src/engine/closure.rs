@@ -1619,9 +1619,11 @@ impl EndPool {
             {
                 continue;
             }
-            match e.first_outside(state) {
-                None => inside.places.push(k),
-                Some(i) => probes = [(i, !state.cells()[i].bits()), probes[0]],
+            // Most ends that pass the probes are inside: all cells at once, then which is not.
+            if e.within(state) {
+                inside.places.push(k);
+            } else if let Some(i) = e.first_outside(state) {
+                probes = [(i, !state.cells()[i].bits()), probes[0]];
             }
         }
     }
