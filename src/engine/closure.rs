@@ -1280,7 +1280,8 @@ struct KnownOpen {
     general: bool,
     any: bool,
     /// The cells of the pass's decisions still to be asked about (bit = row-major index).
-    watched: u128,
+    /// In two 64-bit halves: clearing one bit is cheaper than in a `u128`.
+    watched: [u64; 2],
     /// Per cell, how many of the pass's decisions on it are still to be asked about.
     left: [u8; 81],
     single: [u16; 81],
@@ -1310,7 +1311,7 @@ impl Default for KnownOpen {
         KnownOpen {
             general: false,
             any: false,
-            watched: u128::MAX,
+            watched: [u64::MAX; 2],
             left: [0; 81],
             single: [0; 81],
             removed: [0; 81],
@@ -1337,22 +1338,32 @@ impl KnownOpen {
     /// to be asked about), each until [`KnownOpen::asked`] has been told of its last one.
     fn watch(&mut self, decisions: &[Decision]) {
         self.left = [0; 81];
-        let mut cells = 0u128;
         for d in decisions {
-            let i = d.cell.index() % 81;
-            self.left[i] += 1;
-            cells |= 1u128 << i;
+            // (`min`: no bounds check, cheaper than `% 81`; a cell's index is below 81.)
+            self.left[d.cell.index().min(80)] += 1;
         }
-        self.watched = cells;
+        // The cells counted, eight at a time (the product's top byte gathers the top bits of
+        // the eight bytes): fewer instructions than a 128-bit shift per decision.
+        const HIGH: u64 = 0x8080_8080_8080_8080;
+        let mut cells = u128::from(self.left[80] != 0) << 80;
+        for (j, chunk) in self.left.chunks_exact(8).enumerate() {
+            let mut eight = [0u8; 8];
+            eight.copy_from_slice(chunk);
+            let x = u64::from_le_bytes(eight);
+            let nonzero = (((x & !HIGH) + !HIGH) | x) & HIGH;
+            cells |=
+                u128::from((nonzero >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * j);
+        }
+        self.watched = [cells as u64, (cells >> 64) as u64];
     }
 
     /// One decision on `cell` will not be asked about again (both its branches were).
     #[inline]
     fn asked(&mut self, cell: Cell) {
-        let i = cell.index() % 81;
+        let i = cell.index().min(80);
         self.left[i] -= 1;
         if self.left[i] == 0 {
-            self.watched &= !(1u128 << i);
+            self.watched[i / 64] &= !(1 << (i % 64));
         }
     }
 
@@ -1372,14 +1383,15 @@ impl KnownOpen {
             }
             return;
         }
-        if self.watched == 0 {
+        if self.watched == [0; 2] {
             return;
         }
         // Only watched cells that changed (decision cells are open in the state), compared one
         // by one: the watched cells are few, fewer instructions than all 81 at once. The four
         // masks of a cell are compared with `r` at once, without branches.
         let (rc, sc) = (r.cells(), state.cells());
-        let _ = each_bit(self.watched & CellSet::ALL.bits(), |i| {
+        let watched = u128::from(self.watched[1]) << 64 | u128::from(self.watched[0]);
+        let _ = each_bit(watched & CellSet::ALL.bits(), |i| {
             let i = i % 81;
             if rc[i] != sc[i] {
                 self.keep(i, rc[i].bits());
@@ -1619,9 +1631,11 @@ impl EndPool {
             {
                 continue;
             }
-            match e.first_outside(state) {
-                None => inside.places.push(k),
-                Some(i) => probes = [(i, !state.cells()[i].bits()), probes[0]],
+            // Most ends that pass the probes are inside: all cells at once, then which is not.
+            if e.within(state) {
+                inside.places.push(k);
+            } else if let Some(i) = e.first_outside(state) {
+                probes = [(i, !state.cells()[i].bits()), probes[0]];
             }
         }
     }
