@@ -205,8 +205,8 @@ pub(crate) fn propagate_bare(
 
 /// As [`propagate_bare`], for a `grid` that is the intersection of `base` and `end`, another
 /// open fixpoint of `profile` (the end of an earlier test of the same branch, from a larger
-/// state), from which `grid` differs in `changed`: only the units where both lost something
-/// are looked at first.
+/// state), from which `grid` differs in `changed`: the subset rules look first only at the
+/// units where both lost something.
 pub(crate) fn propagate_bare_meet(
     grid: &mut Grid,
     (end, changed): (&Grid, CellSet),
