@@ -120,7 +120,10 @@ pub(super) fn apply(s: &mut State, p: &Profile, stats: &mut Stats) -> Step {
     let mut todo = s.dirty_subsets;
     s.dirty_subsets = 0;
     if fast {
-        return NO_SUBSET.with(|t| apply_fast(s, todo, &mut t.borrow_mut(), stats));
+        return NO_SUBSET.with(|t| {
+            let (table, missed) = &mut **t.borrow_mut();
+            apply_fast(s, todo, table, missed, stats)
+        });
     }
     let naked = [Sizes::new(&NAKED, p, 4); 10];
     let hidden = [Sizes::new(&HIDDEN, p, 4); 10];
@@ -251,17 +254,41 @@ fn kind_masks<const K: usize>(cells: &[Candidates; 81], j: usize) -> [u16; 9] {
 }
 
 /// Looks up in `table` the units of kind `K` in `todo` (as in [`apply_fast`]): the ones found.
+/// The keys of the others go to `missed`, by unit.
 #[inline(always)]
-fn look_up_kind<const K: usize>(cells: &[Candidates; 81], todo: u32, table: &mut Table) -> u32 {
+fn look_up_kind<const K: usize>(
+    cells: &[Candidates; 81],
+    todo: u32,
+    table: &mut Table,
+    missed: &mut Missed,
+) -> u32 {
     let mut known = 0u32;
     let mut rest = todo >> (9 * K) & 0x1ff;
     while rest != 0 {
         let j = rest.trailing_zeros() as usize;
         rest &= rest - 1;
         let (key, slot) = key_of(&kind_masks::<K>(cells, j));
-        known |= u32::from(look_up(table, slot, key)) << j;
+        if look_up(table, slot, key) {
+            known |= 1 << j;
+        } else {
+            missed[(9 * K + j) % 32] = key;
+        }
     }
     known << (9 * K)
+}
+
+/// The nine masks of the unit of `key`, padded: cheaper than reading the cells again.
+#[inline]
+fn masks_of(key: u128) -> Padded {
+    let (lo, hi) = (key as u64, (key >> 64) as u64);
+    let mut out = [0u16; 16];
+    for (k, m) in out[..6].iter_mut().enumerate() {
+        *m = (lo >> (10 * k)) as u16 & 0x1ff;
+    }
+    for (k, m) in out[6..9].iter_mut().enumerate() {
+        *m = (hi >> (10 * k)) as u16 & 0x1ff;
+    }
+    out
 }
 
 /// A unit's nine masks (the first nine of `masks`) as a key of [`NO_SUBSET`], and its set there: masks 0..6 in the 10-bit
@@ -277,8 +304,15 @@ fn key_of(masks: &[u16]) -> (u128, usize) {
         .iter()
         .rev()
         .fold(0u64, |k, &m| k << 10 | u64::from(m));
-    let slot = ((lo ^ hi).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - NO_SUBSET_BITS)) as usize;
-    (u128::from(hi) << 64 | u128::from(lo), slot)
+    let key = u128::from(hi) << 64 | u128::from(lo);
+    (key, slot_of(key))
+}
+
+/// The set of `key` in [`NO_SUBSET`].
+#[inline(always)]
+fn slot_of(key: u128) -> usize {
+    let (lo, hi) = (key as u64, (key >> 64) as u64);
+    ((lo ^ hi).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - NO_SUBSET_BITS)) as usize
 }
 
 /// For `fields` 10-bit fields of `x` (9-bit masks, bit 9 clear): the fields with more than `k`
@@ -316,41 +350,63 @@ fn open_cells(key: u128) -> u16 {
     cells_over(key, 1)
 }
 
-/// The values of the cells `cells` of `masks` (the first nine).
-#[inline]
-fn values_of(masks: &[u16], cells: u16) -> u16 {
-    let mut values = 0u16;
-    for (k, &m) in masks.iter().take(9).enumerate() {
-        values |= m & 0u16.wrapping_sub(cells >> k & 1);
-    }
-    values
+/// The values of the open cells (`open`), or of the others, of the unit of `key`: all fields
+/// at once, with the same steps as [`open_cells`] (which the compiler then shares).
+#[inline(always)]
+fn values_in(key: u128, open: bool) -> u16 {
+    let half = |x: u64, fields: u32| {
+        let one = (0..fields).fold(0u64, |a, i| a | 1 << (10 * i));
+        let (low, guard) = (one * 0x1ff, one * 0x200);
+        let multi = ((x & ((x | guard) - one)) + low) & guard;
+        // 0x1ff in the fields of open cells.
+        let wide = multi - (multi >> 9);
+        let x = x & if open { wide } else { !wide };
+        // The fields ORed into the first: 3 apart, then 1 and 2 apart.
+        let x = if fields > 3 { x | x >> 30 } else { x };
+        (x | x >> 10 | x >> 20) as u16 & 0x1ff
+    };
+    half(key as u64, 6) | half((key >> 64) as u64, 3)
 }
 
 /// [`apply`] with the default profile, for the units of `todo`. A unit's result then depends
 /// only on its nine masks, and units found to hold no subset are remembered in `table` (96 % of
 /// searches find nothing, and the same unit contents recur from branch test to branch test).
 /// Every unit is looked up before any is searched, so that the look-ups' cache misses overlap;
-/// after a change, the units still to come are read again.
-fn apply_fast(s: &mut State, todo: u32, table: &mut Table, stats: &mut Stats) -> Step {
+/// after a change, the units still to come are read again (until then their masks come from
+/// their keys, kept in `missed`).
+fn apply_fast(
+    s: &mut State,
+    todo: u32,
+    table: &mut Table,
+    missed: &mut Missed,
+    stats: &mut Stats,
+) -> Step {
     // Blocks, rows, then columns: in the order of the units.
     let cells = &*s.cells.0;
-    let mut known = look_up_kind::<0>(cells, todo, table);
-    known |= look_up_kind::<1>(cells, todo, table);
-    known |= look_up_kind::<2>(cells, todo, table);
+    let mut known = look_up_kind::<0>(cells, todo, table, missed);
+    known |= look_up_kind::<1>(cells, todo, table, missed);
+    known |= look_up_kind::<2>(cells, todo, table, missed);
     let mut changed = false;
     let mut rest = todo & !known;
     while rest != 0 {
         let u = rest.trailing_zeros() as usize;
         rest &= rest - 1;
         let Some(unit) = Unit::new(u) else { continue };
-        let mut wide: Padded = [0; 16];
-        for (m, c) in wide.iter_mut().zip(unit.cells()) {
-            *m = s.cells[c.index()];
-        }
-        let (key, slot) = key_of(&wide);
-        if changed && holds(table, slot, key) {
-            continue;
-        }
+        let (wide, key, slot) = if changed {
+            let mut wide: Padded = [0; 16];
+            for (m, c) in wide.iter_mut().zip(unit.cells()) {
+                *m = s.cells[c.index()];
+            }
+            let (key, slot) = key_of(&wide);
+            if holds(table, slot, key) {
+                continue;
+            }
+            (wide, key, slot)
+        } else {
+            // Unchanged since its look-up.
+            let key = missed[u % 32];
+            (masks_of(key), key, slot_of(key))
+        };
         if surely_none(&wide, key) {
             remember(table, slot, key);
             continue;
@@ -389,11 +445,17 @@ fn apply_unit(
 const NO_SUBSET_BITS: u32 = 14;
 const NO_SUBSET_LEN: usize = 2 << NO_SUBSET_BITS;
 type Table = [u128; NO_SUBSET_LEN];
+/// The keys of the units of a pass missing from the table, by unit (32, so that `% 32` bounds
+/// the index with one AND).
+type Missed = [u128; 32];
 
 thread_local! {
     /// Units (their [keys](key_of)) known to hold no subset under the default profile, in a
-    /// two-way set-associative table, the newest first in its set; `u128::MAX` is no unit.
-    static NO_SUBSET: RefCell<Box<Table>> = RefCell::new(Box::new([u128::MAX; NO_SUBSET_LEN]));
+    /// two-way set-associative table, the newest first in its set; `u128::MAX` is no unit. With
+    /// it, room for [`apply_fast`]'s keys of the units it missed, kept here so as not to be
+    /// cleared at every call.
+    static NO_SUBSET: RefCell<Box<(Table, Missed)>> =
+        RefCell::new(Box::new(([u128::MAX; NO_SUBSET_LEN], [0; 32])));
 }
 
 /// Whether set `set` of `table` holds `key`.
@@ -680,7 +742,7 @@ fn surely_none(wide: &Padded, key: u128) -> bool {
     if want.max >= 2 {
         let small = open & !cells_over(key, want.max);
         // The values in no open cell, wanted only once some k-set is crowded.
-        let missing = || !values_of(wide, open) & 0x1ff;
+        let missing = || !values_in(key, true) & 0x1ff;
         let crowded = crowded23(wide, small, want.max);
         if crowded != 0 && may_act(wide, open, missing(), crowded, &KSETS23) {
             return false;
@@ -700,7 +762,7 @@ fn surely_none(wide: &Padded, key: u128) -> bool {
         return true;
     }
     let places = transpose(key);
-    let solved_values = values_of(wide, !open & 0x1ff);
+    let solved_values = values_in(key, false);
     let unsolved = !solved_values & 0x1ff;
     let small = places.at_most(want.max) & unsolved;
     // Fewer than two items: nothing crowded, without the array of places.
@@ -718,7 +780,7 @@ fn surely_none(wide: &Padded, key: u128) -> bool {
         return true;
     }
     // A solved value left in an open cell could be removed: not looked at here.
-    if values_of(wide, open) & solved_values != 0 {
+    if values_in(key, true) & solved_values != 0 {
         return false;
     }
     let missing = !open & 0x1ff;
@@ -862,7 +924,7 @@ mod tests {
     fn one_pass(mut g: Grid, table: &mut Table) -> (Grid, Stats, Step) {
         let mut stats = Stats::default();
         let mut s = State::in_place(&mut g);
-        let step = apply_fast(&mut s, ALL_UNITS, table, &mut stats);
+        let step = apply_fast(&mut s, ALL_UNITS, table, &mut [0; 32], &mut stats);
         (g, stats, step)
     }
 
@@ -1002,7 +1064,8 @@ mod tests {
     }
 
     /// `open_cells` and `cells_over` read the key as a loop over the masks does, empty masks
-    /// included, and `values_of` the values of the open cells and of the others.
+    /// included, `masks_of` gives the masks back, and `values_in` the values of the open cells
+    /// and of the others.
     #[test]
     fn open_cells_match_a_loop_over_the_masks() {
         let mut rng = crate::testing::XorShift(0x9e37_79b9_7f4a_7c15);
@@ -1027,12 +1090,13 @@ mod tests {
             }
             let key = key_of(&masks).0;
             assert_eq!(open_cells(key), open, "{masks:?}");
+            assert_eq!(masks_of(key), padded(&masks), "{masks:?}");
             for k in 0..=4 {
                 let small = small_cells(&masks, 0x1ff, k);
                 assert_eq!(cells_over(key, k), !small & 0x1ff, "{masks:?} {k}");
             }
-            assert_eq!(values_of(&masks, open), values, "{masks:?}");
-            assert_eq!(values_of(&masks, !open & 0x1ff), solved, "{masks:?}");
+            assert_eq!(values_in(key, true), values, "{masks:?}");
+            assert_eq!(values_in(key, false), solved, "{masks:?}");
         }
     }
 
