@@ -121,7 +121,7 @@ pub(super) fn apply(s: &mut State, p: &Profile, stats: &mut Stats) -> Step {
     s.dirty_subsets = 0;
     if fast {
         return NO_SUBSET.with(|t| {
-            let (table, missed) = &mut **t.borrow_mut();
+            let NoSubset { table, missed } = &mut **t.borrow_mut();
             apply_fast(s, todo, table, missed, stats)
         });
     }
@@ -454,8 +454,18 @@ thread_local! {
     /// two-way set-associative table, the newest first in its set; `u128::MAX` is no unit. With
     /// it, room for [`apply_fast`]'s keys of the units it missed, kept here so as not to be
     /// cleared at every call.
-    static NO_SUBSET: RefCell<Box<(Table, Missed)>> =
-        RefCell::new(Box::new(([u128::MAX; NO_SUBSET_LEN], [0; 32])));
+    static NO_SUBSET: RefCell<Box<NoSubset>> = RefCell::new(Box::new(NoSubset {
+        table: [u128::MAX; NO_SUBSET_LEN],
+        missed: [0; 32],
+    }));
+}
+
+/// [`NO_SUBSET`]'s contents, aligned to a cache line so that no set of the table straddles two
+/// (a large allocation is otherwise only 16-byte aligned).
+#[repr(C, align(64))]
+struct NoSubset {
+    table: Table,
+    missed: Missed,
 }
 
 /// Whether set `set` of `table` holds `key`.
