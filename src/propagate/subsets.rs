@@ -498,12 +498,22 @@ fn remember(table: &mut Table, set: usize, key: u128) {
     table[i] = key;
 }
 
-/// For a 9-bit mask `m`, the k-sets (k = 2, 3) of the nine bits that hold `m`, as bits of a
-/// `u128`: the 36 pairs at bits 0..36 ([`PAIRS`]), then the 84 triples ([`TRIPLES`]), each kind
-/// in increasing order of mask ([`KSETS23`] lists them).
-static IN23: [u128; 512] = holding(&KSETS23);
-/// The same for the 126 quads ([`KSETS4`]).
-static IN4: [u128; 512] = holding(&KSETS4);
+/// For each 9-bit mask `m`, the k-sets of the nine bits that hold `m`: first those of
+/// [`KSETS23`] (k = 2, 3) as bits of a `u128` (the 36 pairs at bits 0..36, [`PAIRS`], then the
+/// 84 triples, [`TRIPLES`]), then those of [`KSETS4`] (the 126 quads). Both kinds of a mask
+/// share a cache line, so that [`crowded4`] mostly finds in cache the rows [`crowded23`] read.
+static HOLDING: Aligned<[[u128; 2]; 512]> = holding_rows();
+
+/// A cache line's alignment.
+#[repr(align(64))]
+struct Aligned<T>(T);
+
+/// The sets of [`HOLDING`] that hold `m`, of [`KSETS23`] (`FOUR` false) or of [`KSETS4`].
+#[inline(always)]
+fn holding_of<const FOUR: bool>(m: u16) -> u128 {
+    HOLDING.0[usize::from(m) % 512][usize::from(FOUR)]
+}
+
 static KSETS23: [u16; 120] = ksets(&[2, 3]);
 static KSETS4: [u16; 126] = ksets(&[4]);
 const PAIRS: u128 = (1 << 36) - 1;
@@ -526,6 +536,18 @@ const fn ksets<const N: usize>(sizes: &[u32]) -> [u16; N] {
         i += 1;
     }
     out
+}
+
+/// [`HOLDING`].
+const fn holding_rows() -> Aligned<[[u128; 2]; 512]> {
+    let (in23, in4) = (holding(&KSETS23), holding(&KSETS4));
+    let mut out = [[0u128; 2]; 512];
+    let mut m = 0;
+    while m < 512 {
+        out[m] = [in23[m], in4[m]];
+        m += 1;
+    }
+    Aligned(out)
 }
 
 /// For each 9-bit mask, the sets of `sets` that hold it, as bits.
@@ -583,7 +605,7 @@ fn crowded23(masks: &Padded, sel: u16, max: u32) -> u128 {
         while rest != 0 {
             let k = rest.trailing_zeros() as usize % 16;
             rest &= rest - 1;
-            let t = IN23[usize::from(masks[k]) % 512] as u64;
+            let t = holding_of::<false>(masks[k]) as u64;
             c2 |= c1 & t;
             c1 |= t;
         }
@@ -593,7 +615,7 @@ fn crowded23(masks: &Padded, sel: u16, max: u32) -> u128 {
     while rest != 0 {
         let k = rest.trailing_zeros() as usize % 16;
         rest &= rest - 1;
-        count_up(&mut c, IN23[usize::from(masks[k]) % 512]);
+        count_up(&mut c, holding_of::<false>(masks[k]));
     }
     let [_, c2, c3] = c.map(|[lo, hi]| u128::from(hi) << 64 | u128::from(lo));
     c2 & PAIRS | c3 & TRIPLES
@@ -625,7 +647,7 @@ fn crowded4(masks: &Padded, sel: u16) -> u128 {
     while rest != 0 {
         let k = rest.trailing_zeros() as usize % 16;
         rest &= rest - 1;
-        count_up(&mut c, IN4[usize::from(masks[k]) % 512]);
+        count_up(&mut c, holding_of::<true>(masks[k]));
     }
     u128::from(c[3][1]) << 64 | u128::from(c[3][0])
 }
@@ -676,9 +698,21 @@ impl Places {
     /// The places of each value.
     #[inline]
     fn array(self) -> Padded {
+        // Four bytes of `low` into four 16-bit lanes, bit d of `cell8` (d < 4) to the top of
+        // lane d (15 d + 8 up: no two products meet).
+        let lanes = |bytes: u64, cell8: u16| {
+            let x = (bytes | bytes << 16) & 0x0000_ffff_0000_ffff;
+            let x = (x | x << 8) & 0x00ff_00ff_00ff_00ff;
+            let top = u64::from(cell8 & 0xf).wrapping_mul(1 << 8 | 1 << 23 | 1 << 38 | 1 << 53);
+            x | top & 0x0100_0100_0100_0100
+        };
+        let halves = [
+            lanes(self.low & 0xffff_ffff, self.cell8),
+            lanes(self.low >> 32, self.cell8 >> 4),
+        ];
         let mut out = [0u16; 16];
         for (d, p) in out[..8].iter_mut().enumerate() {
-            *p = (self.low >> (8 * d)) as u16 & 0xff | (self.cell8 >> d & 1) << 8;
+            *p = (halves[d / 4] >> (16 * (d % 4))) as u16;
         }
         out[8] = self.value8;
         out
