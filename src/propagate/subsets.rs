@@ -411,7 +411,7 @@ fn apply_fast(
             remember(table, slot, key);
             continue;
         }
-        if apply_masks(s, unit, true, &FAST_NAKED, &FAST_HIDDEN, stats, &wide)? {
+        if apply_masks(s, unit, Some(key), &FAST_NAKED, &FAST_HIDDEN, stats, &wide)? {
             if s.eager {
                 // The units still to come are searched next time.
                 s.dirty_subsets |= rest;
@@ -436,7 +436,7 @@ fn apply_unit(
     stats: &mut Stats,
 ) -> Step {
     let masks = unit_masks(s, unit);
-    apply_masks(s, unit, false, naked, hidden, stats, &masks)
+    apply_masks(s, unit, None, naked, hidden, stats, &masks)
 }
 
 /// Size (log2) of the per-thread table of units without a subset in sets of two: 32,768
@@ -832,11 +832,13 @@ fn surely_none(wide: &Padded, key: u128) -> bool {
         || may_act(&places, unsolved, missing, crowded4, &KSETS4))
 }
 
-/// [`apply_unit`] on the unit's masks (the first nine of `masks`), read already.
+/// [`apply_unit`] on the unit's masks (the first nine of `masks`), read already; `fast` is
+/// `Some` of their [key](key_of) in the fast reading, whose open cells and solved values then
+/// come from the key, all fields at once.
 fn apply_masks(
     s: &mut State,
     unit: Unit,
-    fast: bool,
+    fast: Option<u128>,
     naked: &[Sizes; 10],
     hidden: &[Sizes; 10],
     stats: &mut Stats,
@@ -845,19 +847,13 @@ fn apply_masks(
     let masks: [u16; 9] = std::array::from_fn(|k| masks[k]);
     let cells = unit.cells();
     // The cells and values the search is over: the open ones (fast), or all of them.
-    let (scope, solved_values, n_open) = if fast {
-        let mut open = 0u16;
-        let mut solved_values = 0u16;
-        for (k, &m) in masks.iter().enumerate() {
-            let multi = u16::from(m & m.wrapping_sub(1) != 0);
-            open |= multi << k;
-            solved_values |= m & multi.wrapping_sub(1);
-        }
+    let (scope, solved_values, n_open) = if let Some(key) = fast {
+        let open = open_cells(key);
         let n_open = open.count_ones() as usize;
         if n_open < 3 {
             return Ok(false);
         }
-        (open, solved_values, n_open)
+        (open, values_in(key, false), n_open)
     } else {
         (0x1ff, 0, 9)
     };
@@ -1002,7 +998,7 @@ mod tests {
                 if let Ok(false) = apply_masks(
                     &mut s,
                     unit,
-                    true,
+                    Some(key),
                     &FAST_NAKED,
                     &FAST_HIDDEN,
                     &mut stats,
@@ -1086,7 +1082,7 @@ mod tests {
             let got = apply_masks(
                 &mut s,
                 unit,
-                true,
+                Some(key_of(&masks).0),
                 &FAST_NAKED,
                 &FAST_HIDDEN,
                 &mut stats,
