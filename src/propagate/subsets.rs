@@ -205,14 +205,15 @@ fn small_cells(masks: &[u16; 9], open: u16, max: u32) -> u16 {
     out & open
 }
 
-/// Writes `(masks[k], 1 << k)` for each `k` of `set` to `items`; returns how many.
+/// Writes `(masks[k], 1 << k)` for each `k` of `set` (nine bits) to `items`; returns how many.
+/// Padded, so that the indices need no bounds checks.
 #[inline]
-fn items_of(masks: &[u16; 9], mut set: u16, items: &mut [(u16, u16); 9]) -> usize {
+fn items_of(masks: &Padded, mut set: u16, items: &mut [(u16, u16); 16]) -> usize {
     let mut n = 0;
     while set != 0 {
-        let k = set.trailing_zeros() as usize % 9;
+        let k = set.trailing_zeros() as usize % 16;
         set &= set - 1;
-        items[n % 9] = (masks[k], 1 << k);
+        items[n % 16] = (masks[k], 1 << k);
         n += 1;
     }
     n
@@ -845,6 +846,7 @@ fn apply_masks(
     masks: &[u16],
 ) -> Step {
     let masks: [u16; 9] = std::array::from_fn(|k| masks[k]);
+    let wide: Padded = std::array::from_fn(|k| if k < 9 { masks[k % 9] } else { 0 });
     let cells = unit.cells();
     // The cells and values the search is over: the open ones (fast), or all of them.
     let (scope, solved_values, n_open) = if let Some(key) = fast {
@@ -863,8 +865,8 @@ fn apply_masks(
     let want = naked[n_open];
     let small = small_cells(&masks, scope, want.max);
     if want.max >= 2 && small.count_ones() >= 2 {
-        let mut items = [(0u16, 0u16); 9];
-        let n = items_of(&masks, small, &mut items);
+        let mut items = [(0u16, 0u16); 16];
+        let n = items_of(&wide, small, &mut items);
         let found = find(&items[..n], want, |chosen, values, k| {
             if values.count_ones() < k {
                 return Err(Contradiction::TooFewValues {
@@ -903,7 +905,7 @@ fn apply_masks(
         return Ok(false);
     }
     // A value without a place is a contradiction the unit checks report; it is left out.
-    let mut places = [0u16; 9];
+    let mut places: Padded = [0; 16];
     let mut values = 0u16;
     while eligible != 0 {
         let d = eligible.trailing_zeros();
@@ -912,11 +914,11 @@ fn apply_masks(
         for (k, &m) in masks.iter().enumerate() {
             p |= ((m >> d) & 1) << k;
         }
-        places[d as usize] = p & scope;
+        places[d as usize % 16] = p & scope;
         values |= u16::from(p & scope != 0) << d;
     }
     // Items are (places, value bit).
-    let mut items = [(0u16, 0u16); 9];
+    let mut items = [(0u16, 0u16); 16];
     let count = items_of(&places, values, &mut items);
     let found = find(&items[..count], want, |digits, positions, k| {
         if positions.count_ones() < k {
