@@ -251,6 +251,36 @@ impl Listed {
     }
 }
 
+/// The cell sets of a state both pair generators read, gathered once per [`generate`] call: a
+/// unit's cells of some kind are then a mask operation away rather than a scan of the unit.
+struct Sets {
+    /// The cells holding each value (see [`Grid::value_cells`]).
+    values: [u128; 9],
+    /// The two-valued cells.
+    pairs: u128,
+    /// The cells with three values or more.
+    wide: u128,
+}
+
+impl Sets {
+    fn new(grid: &Grid) -> Self {
+        let values = grid.value_cells();
+        // The cells' numbers of values, counted bit-sliced over the value sets (all cells at
+        // once, without branches): seen once, twice, more.
+        let (mut once, mut twice, mut more) = (0u128, 0u128, 0u128);
+        for &v in &values {
+            more |= twice & v;
+            twice |= once & v;
+            once |= v;
+        }
+        Sets {
+            values,
+            pairs: twice & !more,
+            wide: more,
+        }
+    }
+}
+
 /// Lists the decisions of `grid` of the given kinds into `out` (cleared first), in canonical order.
 ///
 /// Returns whether the constraint-pair fallback of [`DecisionKinds::PAIRS`] was taken (the state
@@ -258,12 +288,13 @@ impl Listed {
 pub fn generate(grid: &Grid, kinds: DecisionKinds, out: &mut Vec<Decision>) -> bool {
     out.clear();
     let mut listed = Listed::new();
+    let sets = Sets::new(grid);
     if kinds.cell {
-        cell_pair::generate(grid, &mut listed, out);
+        cell_pair::generate(grid, &sets, &mut listed, out);
     }
     let fallback = kinds.constraint_fallback && !kinds.constraint && out.is_empty();
     if kinds.constraint || fallback {
-        constraint_pair::generate(grid, &mut listed, out);
+        constraint_pair::generate(grid, &sets, &mut listed, out);
     }
     if kinds.candidate {
         candidate::generate(grid, &mut listed, out);
