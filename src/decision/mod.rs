@@ -205,10 +205,11 @@ impl FromStr for DecisionKinds {
 }
 
 /// The splits one [`generate`] call has listed, so that a repeat is found without searching the
-/// list. Per cell, bit `lo * 9 + hi` stands for a split by its smaller half (values `lo` and `hi`;
-/// between halves of one size, the one holding the cell's lowest value): a decision's first half
-/// has one or two values, so that half has too, and it determines the split.
-struct Listed([u128; 81]);
+/// list. Per cell, bit `hi * (hi + 1) / 2 + lo` stands for a split by its smaller half (values
+/// `lo <= hi`; between halves of one size, the one holding the cell's lowest value): a decision's
+/// first half has one or two values, so that half has too, and it determines the split. The
+/// triangular index stays below 45, so a cell's splits fit one word (cheaper to clear and test).
+struct Listed([u64; 81]);
 
 impl Listed {
     fn new() -> Self {
@@ -236,7 +237,8 @@ impl Listed {
         } else {
             r
         };
-        let bit = 1u128 << (small.trailing_zeros() * 9 + (15 - small.leading_zeros()));
+        let (lo, hi) = (small.trailing_zeros(), 15 - small.leading_zeros());
+        let bit = 1u64 << ((hi * (hi + 1) / 2 + lo) % 64);
         let seen = &mut self.0[cell.index()];
         if *seen & bit != 0 {
             return;
