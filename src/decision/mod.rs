@@ -205,10 +205,11 @@ impl FromStr for DecisionKinds {
 }
 
 /// The splits one [`generate`] call has listed, so that a repeat is found without searching the
-/// list. Per cell, bit `lo * 9 + hi` stands for a split by its smaller half (values `lo` and `hi`;
-/// between halves of one size, the one holding the cell's lowest value): a decision's first half
-/// has one or two values, so that half has too, and it determines the split.
-struct Listed([u128; 81]);
+/// list. Per cell, bit `hi * (hi + 1) / 2 + lo` stands for a split by its smaller half (values
+/// `lo <= hi`; between halves of one size, the one holding the cell's lowest value): a decision's
+/// first half has one or two values, so that half has too, and it determines the split. The
+/// triangular index stays below 45, so a cell's splits fit one word (cheaper to clear and test).
+struct Listed([u64; 81]);
 
 impl Listed {
     fn new() -> Self {
@@ -236,7 +237,8 @@ impl Listed {
         } else {
             r
         };
-        let bit = 1u128 << (small.trailing_zeros() * 9 + (15 - small.leading_zeros()));
+        let (lo, hi) = (small.trailing_zeros(), 15 - small.leading_zeros());
+        let bit = 1u64 << ((hi * (hi + 1) / 2 + lo) % 64);
         let seen = &mut self.0[cell.index()];
         if *seen & bit != 0 {
             return;
@@ -251,6 +253,36 @@ impl Listed {
     }
 }
 
+/// The cell sets of a state both pair generators read, gathered once per [`generate`] call: a
+/// unit's cells of some kind are then a mask operation away rather than a scan of the unit.
+struct Sets {
+    /// The cells holding each value (see [`Grid::value_cells`]).
+    values: [u128; 9],
+    /// The two-valued cells.
+    pairs: u128,
+    /// The cells with three values or more.
+    wide: u128,
+}
+
+impl Sets {
+    fn new(grid: &Grid) -> Self {
+        let values = grid.value_cells();
+        // The cells' numbers of values, counted bit-sliced over the value sets (all cells at
+        // once, without branches): seen once, twice, more.
+        let (mut once, mut twice, mut more) = (0u128, 0u128, 0u128);
+        for &v in &values {
+            more |= twice & v;
+            twice |= once & v;
+            once |= v;
+        }
+        Sets {
+            values,
+            pairs: twice & !more,
+            wide: more,
+        }
+    }
+}
+
 /// Lists the decisions of `grid` of the given kinds into `out` (cleared first), in canonical order.
 ///
 /// Returns whether the constraint-pair fallback of [`DecisionKinds::PAIRS`] was taken (the state
@@ -258,12 +290,13 @@ impl Listed {
 pub fn generate(grid: &Grid, kinds: DecisionKinds, out: &mut Vec<Decision>) -> bool {
     out.clear();
     let mut listed = Listed::new();
+    let sets = Sets::new(grid);
     if kinds.cell {
-        cell_pair::generate(grid, &mut listed, out);
+        cell_pair::generate(grid, &sets, &mut listed, out);
     }
     let fallback = kinds.constraint_fallback && !kinds.constraint && out.is_empty();
     if kinds.constraint || fallback {
-        constraint_pair::generate(grid, &mut listed, out);
+        constraint_pair::generate(grid, &sets, &mut listed, out);
     }
     if kinds.candidate {
         candidate::generate(grid, &mut listed, out);

@@ -249,8 +249,9 @@ fn generators_match_their_definitions() {
         for _ in 0..4 {
             let (mut got, mut want) = (Vec::new(), Vec::new());
             let mut seen = Listed::new();
-            cell_pair::generate(&g, &mut seen, &mut got);
-            constraint_pair::generate(&g, &mut seen, &mut got);
+            let sets = Sets::new(&g);
+            cell_pair::generate(&g, &sets, &mut seen, &mut got);
+            constraint_pair::generate(&g, &sets, &mut seen, &mut got);
             reference::cell_pairs(&g, &mut want);
             reference::constraint_pairs(&g, &mut want);
             assert_eq!(got, want, "{g:?}");

@@ -129,6 +129,52 @@ impl Grid {
         &self.cells
     }
 
+    /// The cells holding each value (entry `d`: the cells with value `d + 1` among their
+    /// candidates), so that the cells of a unit holding a value are one mask operation away.
+    #[inline]
+    pub(crate) fn value_cells(&self) -> [u128; 9] {
+        // Eight cells at a time, read as two words of four: their low bytes as an 8x8 bit
+        // matrix, transposed in three swaps (byte `d` then holds the eight cells' bits of value
+        // `d + 1`), and their bits of value 9 gathered by products.
+        let word = |c: &[Candidates]| {
+            c.iter()
+                .take(4)
+                .enumerate()
+                .fold(0u64, |w, (k, c)| w | u64::from(c.bits()) << (16 * k))
+        };
+        let low4 = |w: u64| {
+            let x = w & 0x00ff_00ff_00ff_00ff;
+            let x = (x | x >> 8) & 0x0000_ffff_0000_ffff;
+            (x | x >> 16) & 0xffff_ffff
+        };
+        // Bits 8, 24, 40, 56 to bits 60..63 (no other products meet there).
+        let high4 = |w: u64| {
+            (w >> 8 & 0x0001_0001_0001_0001).wrapping_mul(1 << 60 | 1 << 45 | 1 << 30 | 1 << 15)
+                >> 60
+        };
+        let mut bytes = [[0u8; 16]; 9];
+        for (g, eight) in self.cells.chunks_exact(8).enumerate() {
+            let (w0, w1) = (word(&eight[..4]), word(&eight[4..]));
+            let mut low = low4(w0) | low4(w1) << 32;
+            let t = (low ^ (low >> 7)) & 0x00AA_00AA_00AA_00AA;
+            low ^= t ^ (t << 7);
+            let t = (low ^ (low >> 14)) & 0x0000_CCCC_0000_CCCC;
+            low ^= t ^ (t << 14);
+            let t = (low ^ (low >> 28)) & 0x0000_0000_F0F0_F0F0;
+            low ^= t ^ (t << 28);
+            for (d, b) in bytes.iter_mut().take(8).enumerate() {
+                b[g % 16] = (low >> (8 * d)) as u8;
+            }
+            bytes[8][g % 16] = (high4(w0) | high4(w1) << 4) as u8;
+        }
+        // The last cell, alone.
+        let last = self.cells[80].bits();
+        for (d, b) in bytes.iter_mut().enumerate() {
+            b[10] = (last >> d & 1) as u8;
+        }
+        bytes.map(u128::from_le_bytes)
+    }
+
     /// The value of `cell` when it has exactly one candidate.
     #[inline]
     pub fn value(&self, cell: Cell) -> Option<Digit> {
@@ -344,7 +390,12 @@ mod tests {
             assert_eq!(set, got);
             let masks = |g: &Grid| g.cells.map(Candidates::bits);
             assert_eq!(differing_masks(&masks(a), &masks(b)), a.differing(b).bits());
+            let values = a.value_cells();
             for cell in Cell::all() {
+                for (d, v) in values.iter().enumerate() {
+                    let holds = a.get(cell).bits() >> d & 1 == 1;
+                    assert_eq!(v >> cell.index() & 1 == 1, holds, "{cell} {d}");
+                }
                 let differing = a.differing(b);
                 let (old, new) = (a.get(cell), a.get(cell) & b.get(cell));
                 assert_eq!(differing.contains(cell), old != b.get(cell), "{cell}");
