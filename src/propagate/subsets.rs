@@ -517,6 +517,21 @@ fn holding_of<const FOUR: bool>(m: u16) -> u128 {
 
 static KSETS23: [u16; 120] = ksets(&[2, 3]);
 static KSETS4: [u16; 126] = ksets(&[4]);
+/// [`KSETS23`] and [`KSETS4`] padded to 128 entries, for [`may_act`]: an index taken from the
+/// bits of a `u128` then needs no division (`% 128` is one AND).
+static PADDED23: [u16; 128] = padded_sets(&KSETS23);
+static PADDED4: [u16; 128] = padded_sets(&KSETS4);
+
+/// `sets` followed by empty sets, 128 in all.
+const fn padded_sets<const N: usize>(sets: &[u16; N]) -> [u16; 128] {
+    let mut out = [0u16; 128];
+    let mut i = 0;
+    while i < N {
+        out[i] = sets[i];
+        i += 1;
+    }
+    out
+}
 const PAIRS: u128 = (1 << 36) - 1;
 const TRIPLES: u128 = ((1 << 84) - 1) << 36;
 
@@ -661,7 +676,7 @@ fn crowded4(masks: &Padded, sel: u16) -> u128 {
 /// and no contradiction (a union of fewer than `k` bits would leave some crowded set that
 /// holds it with a bit that is missing, or in another element).
 #[inline(never)]
-fn may_act(masks: &Padded, scope: u16, missing: u16, mut crowded: u128, sets: &[u16]) -> bool {
+fn may_act(masks: &Padded, scope: u16, missing: u16, mut crowded: u128, sets: &[u16; 128]) -> bool {
     // The elements outside `scope` as a bit no set holds, so that every set looks at all
     // sixteen lanes at once (vectorized).
     let mut lanes = [0u16; 16];
@@ -669,7 +684,7 @@ fn may_act(masks: &Padded, scope: u16, missing: u16, mut crowded: u128, sets: &[
         *l = if scope >> k & 1 != 0 { m } else { 0x8000 };
     }
     while crowded != 0 {
-        let u = sets[crowded.trailing_zeros() as usize % sets.len()];
+        let u = sets[crowded.trailing_zeros() as usize % 128];
         crowded &= crowded - 1;
         if u & missing != 0 {
             return true;
@@ -790,12 +805,12 @@ fn surely_none(wide: &Padded, key: u128) -> bool {
         // The values in no open cell, wanted only once some k-set is crowded.
         let missing = || !values_in(key, true) & 0x1ff;
         let crowded = crowded23(wide, small, want.max);
-        if crowded != 0 && may_act(wide, open, missing(), crowded, &KSETS23) {
+        if crowded != 0 && may_act(wide, open, missing(), crowded, &PADDED23) {
             return false;
         }
         if want.max >= 4 {
             let crowded = crowded4(wide, small);
-            if crowded != 0 && may_act(wide, open, missing(), crowded, &KSETS4) {
+            if crowded != 0 && may_act(wide, open, missing(), crowded, &PADDED4) {
                 return false;
             }
         }
@@ -830,8 +845,8 @@ fn surely_none(wide: &Padded, key: u128) -> bool {
         return false;
     }
     let missing = !open & 0x1ff;
-    !(may_act(&places, unsolved, missing, crowded, &KSETS23)
-        || may_act(&places, unsolved, missing, crowded4, &KSETS4))
+    !(may_act(&places, unsolved, missing, crowded, &PADDED23)
+        || may_act(&places, unsolved, missing, crowded4, &PADDED4))
 }
 
 /// [`apply_unit`] on the unit's masks (the first nine of `masks`), read already; `fast` is
