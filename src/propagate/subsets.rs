@@ -845,8 +845,9 @@ fn surely_none(wide: &Padded, key: u128) -> bool {
         return false;
     }
     let missing = !open & 0x1ff;
-    !(may_act(&places, unsolved, missing, crowded, &PADDED23)
-        || may_act(&places, unsolved, missing, crowded4, &PADDED4))
+    // Each side called only when crowded: the call and its lanes are dear beside the test.
+    !(crowded != 0 && may_act(&places, unsolved, missing, crowded, &PADDED23)
+        || crowded4 != 0 && may_act(&places, unsolved, missing, crowded4, &PADDED4))
 }
 
 /// [`apply_unit`] on the unit's masks (the first nine of `masks`), read already; `fast` is
