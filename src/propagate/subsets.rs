@@ -656,8 +656,36 @@ fn count_up<const N: usize>(c: &mut [[u64; 2]; N], t: u128) {
 /// [`crowded23`] for quads ([`KSETS4`]).
 #[inline(always)]
 fn crowded4(masks: &Padded, sel: u16) -> u128 {
-    if sel.count_ones() < 4 {
+    let n = sel.count_ones();
+    if n < 4 {
         return 0;
+    }
+    if n <= 5 {
+        // Four or five items (most calls, mostly none crowded): a crowded quad holds all four,
+        // or all five but one, whose unions tell without the counts. Leaving out an item
+        // takes from the union of all the bits only it holds.
+        let (mut once, mut twice) = (0u16, 0u16);
+        let mut rest = sel;
+        while rest != 0 {
+            let m = masks[rest.trailing_zeros() as usize % 16];
+            rest &= rest - 1;
+            twice |= once & m;
+            once |= m;
+        }
+        let all = once.count_ones();
+        let only = once & !twice;
+        let mut quiet = all > 4;
+        if n == 5 {
+            let mut rest = sel;
+            while rest != 0 {
+                let m = masks[rest.trailing_zeros() as usize % 16];
+                rest &= rest - 1;
+                quiet &= all - (m & only).count_ones() > 4;
+            }
+        }
+        if quiet {
+            return 0;
+        }
     }
     let mut c = [[0u64; 2]; 4];
     let mut rest = sel;
@@ -804,7 +832,14 @@ fn surely_none(wide: &Padded, key: u128) -> bool {
         let small = open & !cells_over(key, want.max);
         // The values in no open cell, wanted only once some k-set is crowded.
         let missing = || !values_in(key, true) & 0x1ff;
-        let crowded = crowded23(wide, small, want.max);
+        // Cells of four values are in no pair or triple: fewer items to count, often two or
+        // three, which their unions answer.
+        let small23 = if want.max >= 4 {
+            open & !cells_over(key, 3)
+        } else {
+            small
+        };
+        let crowded = crowded23(wide, small23, want.max);
         if crowded != 0 && may_act(wide, open, missing(), crowded, &PADDED23) {
             return false;
         }
@@ -830,8 +865,14 @@ fn surely_none(wide: &Padded, key: u128) -> bool {
     if small & small.wrapping_sub(1) == 0 {
         return true;
     }
+    // Likewise values of four places.
+    let small23 = if want.max >= 4 {
+        places.at_most(3) & unsolved
+    } else {
+        small
+    };
     let places = places.array();
-    let crowded = crowded23(&places, small, want.max);
+    let crowded = crowded23(&places, small23, want.max);
     let crowded4 = if want.max >= 4 {
         crowded4(&places, small)
     } else {
