@@ -613,10 +613,24 @@ fn crowded23(masks: &Padded, sel: u16, max: u32) -> u128 {
         if quiet {
             return 0;
         }
+        // Otherwise the pairs crowded are those holding two of them, the triples those
+        // holding all three: the rows of their unions.
+        let pairs = holding_of::<false>(a | b);
+        if n == 2 {
+            return pairs & PAIRS;
+        }
+        let c = item(sel & (sel - 1) & (sel & (sel - 1)).wrapping_sub(1));
+        let pairs = pairs | holding_of::<false>(a | c) | holding_of::<false>(b | c);
+        let triples = if max < 3 {
+            0
+        } else {
+            holding_of::<false>(a | b | c)
+        };
+        return pairs & PAIRS | triples & TRIPLES;
     }
     let mut rest = sel;
-    if max < 3 || n < 3 {
-        // Pairs only (no three items): the low half of the table; at least one, two items.
+    if max < 3 {
+        // Pairs only: the low half of the table.
         let (mut c1, mut c2) = (0u64, 0u64);
         while rest != 0 {
             let k = rest.trailing_zeros() as usize % 16;
