@@ -641,6 +641,19 @@ fn crowded23(masks: &Padded, sel: u16, max: u32) -> u128 {
         }
         return u128::from(c2) & PAIRS;
     }
+    if n == 4 {
+        // Likewise four items: the pairs holding two of them, the triples holding three.
+        let mut m = [0u16; 4];
+        for x in &mut m {
+            *x = masks[rest.trailing_zeros() as usize % 16];
+            rest &= rest.wrapping_sub(1);
+        }
+        let [a, b, c, d] = m;
+        let h = holding_of::<false>;
+        let pairs = h(a | b) | h(a | c) | h(a | d) | h(b | c) | h(b | d) | h(c | d);
+        let triples = h(a | b | c) | h(a | b | d) | h(a | c | d) | h(b | c | d);
+        return pairs & PAIRS | triples & TRIPLES;
+    }
     let mut c = [[0u64; 2]; 3];
     while rest != 0 {
         let k = rest.trailing_zeros() as usize % 16;
