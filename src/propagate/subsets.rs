@@ -613,10 +613,24 @@ fn crowded23(masks: &Padded, sel: u16, max: u32) -> u128 {
         if quiet {
             return 0;
         }
+        // Otherwise the pairs crowded are those holding two of them, the triples those
+        // holding all three: the rows of their unions.
+        let pairs = holding_of::<false>(a | b);
+        if n == 2 {
+            return pairs & PAIRS;
+        }
+        let c = item(sel & (sel - 1) & (sel & (sel - 1)).wrapping_sub(1));
+        let pairs = pairs | holding_of::<false>(a | c) | holding_of::<false>(b | c);
+        let triples = if max < 3 {
+            0
+        } else {
+            holding_of::<false>(a | b | c)
+        };
+        return pairs & PAIRS | triples & TRIPLES;
     }
     let mut rest = sel;
-    if max < 3 || n < 3 {
-        // Pairs only (no three items): the low half of the table; at least one, two items.
+    if max < 3 {
+        // Pairs only: the low half of the table.
         let (mut c1, mut c2) = (0u64, 0u64);
         while rest != 0 {
             let k = rest.trailing_zeros() as usize % 16;
@@ -626,6 +640,19 @@ fn crowded23(masks: &Padded, sel: u16, max: u32) -> u128 {
             c1 |= t;
         }
         return u128::from(c2) & PAIRS;
+    }
+    if n == 4 {
+        // Likewise four items: the pairs holding two of them, the triples holding three.
+        let mut m = [0u16; 4];
+        for x in &mut m {
+            *x = masks[rest.trailing_zeros() as usize % 16];
+            rest &= rest.wrapping_sub(1);
+        }
+        let [a, b, c, d] = m;
+        let h = holding_of::<false>;
+        let pairs = h(a | b) | h(a | c) | h(a | d) | h(b | c) | h(b | d) | h(c | d);
+        let triples = h(a | b | c) | h(a | b | d) | h(a | c | d) | h(b | c | d);
+        return pairs & PAIRS | triples & TRIPLES;
     }
     let mut c = [[0u64; 2]; 3];
     while rest != 0 {
@@ -656,8 +683,36 @@ fn count_up<const N: usize>(c: &mut [[u64; 2]; N], t: u128) {
 /// [`crowded23`] for quads ([`KSETS4`]).
 #[inline(always)]
 fn crowded4(masks: &Padded, sel: u16) -> u128 {
-    if sel.count_ones() < 4 {
+    let n = sel.count_ones();
+    if n < 4 {
         return 0;
+    }
+    if n <= 5 {
+        // Four or five items (most calls, mostly none crowded): a crowded quad holds all four,
+        // or all five but one, whose unions tell without the counts. Leaving out an item
+        // takes from the union of all the bits only it holds.
+        let (mut once, mut twice) = (0u16, 0u16);
+        let mut rest = sel;
+        while rest != 0 {
+            let m = masks[rest.trailing_zeros() as usize % 16];
+            rest &= rest - 1;
+            twice |= once & m;
+            once |= m;
+        }
+        let all = once.count_ones();
+        let only = once & !twice;
+        let mut quiet = all > 4;
+        if n == 5 {
+            let mut rest = sel;
+            while rest != 0 {
+                let m = masks[rest.trailing_zeros() as usize % 16];
+                rest &= rest - 1;
+                quiet &= all - (m & only).count_ones() > 4;
+            }
+        }
+        if quiet {
+            return 0;
+        }
     }
     let mut c = [[0u64; 2]; 4];
     let mut rest = sel;
@@ -804,7 +859,14 @@ fn surely_none(wide: &Padded, key: u128) -> bool {
         let small = open & !cells_over(key, want.max);
         // The values in no open cell, wanted only once some k-set is crowded.
         let missing = || !values_in(key, true) & 0x1ff;
-        let crowded = crowded23(wide, small, want.max);
+        // Cells of four values are in no pair or triple: fewer items to count, often two or
+        // three, which their unions answer.
+        let small23 = if want.max >= 4 {
+            open & !cells_over(key, 3)
+        } else {
+            small
+        };
+        let crowded = crowded23(wide, small23, want.max);
         if crowded != 0 && may_act(wide, open, missing(), crowded, &PADDED23) {
             return false;
         }
@@ -830,8 +892,14 @@ fn surely_none(wide: &Padded, key: u128) -> bool {
     if small & small.wrapping_sub(1) == 0 {
         return true;
     }
+    // Likewise values of four places.
+    let small23 = if want.max >= 4 {
+        places.at_most(3) & unsolved
+    } else {
+        small
+    };
     let places = places.array();
-    let crowded = crowded23(&places, small, want.max);
+    let crowded = crowded23(&places, small23, want.max);
     let crowded4 = if want.max >= 4 {
         crowded4(&places, small)
     } else {
@@ -845,8 +913,9 @@ fn surely_none(wide: &Padded, key: u128) -> bool {
         return false;
     }
     let missing = !open & 0x1ff;
-    !(may_act(&places, unsolved, missing, crowded, &PADDED23)
-        || may_act(&places, unsolved, missing, crowded4, &PADDED4))
+    // Each side called only when crowded: the call and its lanes are dear beside the test.
+    !(crowded != 0 && may_act(&places, unsolved, missing, crowded, &PADDED23)
+        || crowded4 != 0 && may_act(&places, unsolved, missing, crowded4, &PADDED4))
 }
 
 /// [`apply_unit`] on the unit's masks (the first nine of `masks`), read already; `fast` is
