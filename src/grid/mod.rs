@@ -155,13 +155,7 @@ impl Grid {
         let mut bytes = [[0u8; 16]; 9];
         for (g, eight) in self.cells.chunks_exact(8).enumerate() {
             let (w0, w1) = (word(&eight[..4]), word(&eight[4..]));
-            let mut low = low4(w0) | low4(w1) << 32;
-            let t = (low ^ (low >> 7)) & 0x00AA_00AA_00AA_00AA;
-            low ^= t ^ (t << 7);
-            let t = (low ^ (low >> 14)) & 0x0000_CCCC_0000_CCCC;
-            low ^= t ^ (t << 14);
-            let t = (low ^ (low >> 28)) & 0x0000_0000_F0F0_F0F0;
-            low ^= t ^ (t << 28);
+            let low = transpose8(low4(w0) | low4(w1) << 32);
             for (d, b) in bytes.iter_mut().take(8).enumerate() {
                 b[g % 16] = (low >> (8 * d)) as u8;
             }
@@ -301,6 +295,18 @@ impl std::ops::IndexMut<Cell> for Grid {
     fn index_mut(&mut self, cell: Cell) -> &mut Candidates {
         &mut self.cells[cell.index()]
     }
+}
+
+/// The transpose of an 8×8 bit matrix whose rows are the bytes of `x` (bit `c` of byte `r`
+/// becomes bit `r` of byte `c`), in three swaps.
+#[inline(always)]
+pub(crate) fn transpose8(mut x: u64) -> u64 {
+    let t = (x ^ (x >> 7)) & 0x00AA_00AA_00AA_00AA;
+    x ^= t ^ (t << 7);
+    let t = (x ^ (x >> 14)) & 0x0000_CCCC_0000_CCCC;
+    x ^= t ^ (t << 14);
+    let t = (x ^ (x >> 28)) & 0x0000_0000_F0F0_F0F0;
+    x ^ t ^ (t << 28)
 }
 
 /// The cells (bits of a [`CellSet`]) where `a` and `b` differ, in one branch-free pass that the

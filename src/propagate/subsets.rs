@@ -12,7 +12,7 @@
 //! in ten).
 
 use super::{Contradiction, State, Stats, Step};
-use crate::grid::{Candidates, Unit};
+use crate::grid::{transpose8, Candidates, Unit};
 use crate::propagate::{Profile, Rule};
 use std::cell::RefCell;
 
@@ -821,14 +821,9 @@ fn transpose(key: u128) -> Places {
     const EVEN: u64 = 0xff | 0xff << 20 | 0xff << 40;
     let x = low & EVEN | (low >> 2) & (EVEN << 8);
     let x = x & 0xffff | (x >> 4) & (0xffff << 16) | (x >> 8) & (0xffff << 32);
-    let mut lo = x | (high & 0xff) << 48 | (high >> 10 & 0xff) << 56;
-    // Cells 0..8 and values 0..8 as an 8x8 matrix of bytes, transposed in three swaps.
-    let t = (lo ^ (lo >> 7)) & 0x00AA_00AA_00AA_00AA;
-    lo ^= t ^ (t << 7);
-    let t = (lo ^ (lo >> 14)) & 0x0000_CCCC_0000_CCCC;
-    lo ^= t ^ (t << 14);
-    let t = (lo ^ (lo >> 28)) & 0x0000_0000_F0F0_F0F0;
-    lo ^= t ^ (t << 28);
+    let lo = x | (high & 0xff) << 48 | (high >> 10 & 0xff) << 56;
+    // Cells 0..8 and values 0..8 as an 8x8 matrix of bytes, transposed.
+    let lo = transpose8(lo);
     // Value 8: bit 8 + 10 i to bit 64 - n + i for the n fields of each half (the other
     // products land below, or above 64).
     let ones = |n: u32| (0..n).fold(0u64, |a, i| a | 1 << (10 * i));
