@@ -931,7 +931,7 @@ fn from_end(
     let outcome = match emptied.iter().next() {
         Some(cell) => Outcome::Contradiction(Contradiction::NoValue { cell }),
         None if own && changed.len() < 6 => prop.changed_from_end(g, changed, end, state),
-        None => prop.meet(g, (end, changed), state),
+        None => prop.meet(g, changed, state),
     };
     (outcome, true)
 }
@@ -980,18 +980,14 @@ impl<'p> Prop<'p> {
         }
     }
 
-    /// [`Prop::changed`] of `g`, the intersection of the state with `end`, an earlier open end
-    /// of the same branch, from which it differs in `changed`.
+    /// [`Prop::changed`] of `g`, the intersection of the state with an earlier open end of the
+    /// same branch, from which it differs in `changed`.
     #[inline]
-    fn meet(self, g: &mut Grid, (end, changed): (&Grid, CellSet), state: &Grid) -> Outcome {
+    fn meet(self, g: &mut Grid, changed: CellSet, state: &Grid) -> Outcome {
         match self.bare {
-            Some(bases) => propagate_bare_meet(
-                g,
-                (end, changed),
-                state,
-                &mut bases.borrow_mut(),
-                self.profile,
-            ),
+            Some(bases) => {
+                propagate_bare_meet(g, changed, state, &mut bases.borrow_mut(), self.profile)
+            }
             None => self.changed(g, changed, state),
         }
     }

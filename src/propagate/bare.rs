@@ -274,7 +274,7 @@ pub(super) fn run(
 /// only there (the others are as in one of two fixpoints).
 pub(super) fn run_meet(
     cells: &mut Cells<'_>,
-    (_, other): (&Grid, u128),
+    other: u128,
     base: &Grid,
     bases: &mut Bases,
     profile: &Profile,
@@ -1003,13 +1003,7 @@ mod tests {
                     compare(&end, changed, (&state, profile), &mut bases, &mut checked);
                     // The same, with only the units where both lost something checked.
                     let (mut ours, mut theirs) = (end, end);
-                    let got = propagate_bare_meet(
-                        &mut ours,
-                        (&open_end, changed),
-                        &state,
-                        &mut bases,
-                        profile,
-                    );
+                    let got = propagate_bare_meet(&mut ours, changed, &state, &mut bases, profile);
                     let want = propagate_changed(&mut theirs, changed, profile);
                     assert_eq!(got.is_contradiction(), want.is_contradiction(), "{end:?}");
                     if !want.is_contradiction() {

@@ -203,20 +203,25 @@ pub(crate) fn propagate_bare(
     bare::run(&mut Cells(grid.cells_mut()), base, bases, profile)
 }
 
-/// As [`propagate_bare`], for a `grid` that is the intersection of `base` and `end`, another
-/// open fixpoint of `profile` (the end of an earlier test of the same branch, from a larger
-/// state), from which `grid` differs in `changed`: the subset rules look first only at the
-/// units where both lost something.
+/// As [`propagate_bare`], for a `grid` that is the intersection of `base` and another open
+/// fixpoint of `profile` (the end of an earlier test of the same branch, from a larger state),
+/// from which `grid` differs in `changed`: the subset rules look first only at the units where
+/// both lost something.
 pub(crate) fn propagate_bare_meet(
     grid: &mut Grid,
-    (end, changed): (&Grid, CellSet),
+    changed: CellSet,
     base: &Grid,
     bases: &mut SinglesBases,
     profile: &Profile,
 ) -> Outcome {
     debug_assert!(Profile::SINGLES.is_subset_of(profile));
-    let end = (end, changed.bits());
-    bare::run_meet(&mut Cells(grid.cells_mut()), end, base, bases, profile)
+    bare::run_meet(
+        &mut Cells(grid.cells_mut()),
+        changed.bits(),
+        base,
+        bases,
+        profile,
+    )
 }
 
 /// As [`propagate_bare`], for a `grid` that also lies inside `end`, another open fixpoint of
