@@ -830,17 +830,25 @@ fn transpose(key: u128) -> Places {
     let lo = x | (high & 0xff) << 48 | (high >> 10 & 0xff) << 56;
     // Cells 0..8 and values 0..8 as an 8x8 matrix of bytes, transposed.
     let lo = transpose8(lo);
-    // Value 8: bit 8 + 10 i to bit 64 - n + i for the n fields of each half (the other
-    // products land below, or above 64).
-    let ones = |n: u32| (0..n).fold(0u64, |a, i| a | 1 << (10 * i));
-    let gather = |n: u32| (0..n).fold(0u64, |a, j| a | 1 << (64 - n - 9 * j));
-    let cells_0_6 = ((low >> 8) & ones(6)).wrapping_mul(gather(6)) >> 58;
-    let cells_6_9 = ((high >> 8) & ones(3)).wrapping_mul(gather(3)) >> 61;
     Places {
         low: lo,
         cell8: (high >> 20) as u16 & 0x1ff,
-        value8: (cells_0_6 | cells_6_9 << 6) as u16,
+        value8: places_of(key, 8),
     }
+}
+
+/// The places of value `d` among the nine cells of the unit of `key`: for a few values,
+/// cheaper than [`transpose`].
+#[inline(always)]
+fn places_of(key: u128, d: u32) -> u16 {
+    let (low, high) = (key as u64 >> d, (key >> 64) as u64 >> d);
+    // Bit 10 i to bit 64 - n + i for the n fields of each half (the other products land
+    // below, or above 64).
+    let ones = |n: u32| (0..n).fold(0u64, |a, i| a | 1 << (10 * i));
+    let gather = |n: u32| (0..n).fold(0u64, |a, j| a | 1 << (64 - n - 9 * j));
+    let cells_0_6 = (low & ones(6)).wrapping_mul(gather(6)) >> 58;
+    let cells_6_9 = (high & ones(3)).wrapping_mul(gather(3)) >> 61;
+    (cells_0_6 | cells_6_9 << 6) as u16
 }
 
 /// Whether [`apply_masks`] in the fast reading surely changes nothing and finds no
@@ -891,6 +899,24 @@ fn surely_none(wide: &Padded, key: u128) -> bool {
     // Fewer than two items: nothing crowded, without the places.
     if small & small.wrapping_sub(1) == 0 {
         return true;
+    }
+    // Two or three items (most units): no quad, and no crowded pair or triple (among them
+    // or the fewer of three places) as their unions tell, without the transpose.
+    let rest = small & (small - 1);
+    let third = rest & (rest - 1);
+    if third & third.wrapping_sub(1) == 0 {
+        let a = places_of(key, small.trailing_zeros());
+        let b = places_of(key, rest.trailing_zeros());
+        let quiet = (a | b).count_ones() > 2
+            && (third == 0 || {
+                let c = places_of(key, third.trailing_zeros());
+                (a | c).count_ones() > 2
+                    && (b | c).count_ones() > 2
+                    && (want.max < 3 || (a | b | c).count_ones() > 3)
+            });
+        if quiet {
+            return true;
+        }
     }
     // Likewise values of four places.
     let small23 = if want.max >= 4 {
@@ -1259,8 +1285,8 @@ mod tests {
         }
     }
 
-    /// `transpose` gives the places of each value, and `few_places` counts them as `small_cells`
-    /// does.
+    /// `transpose` and `places_of` give the places of each value, and `few_places` counts them
+    /// as `small_cells` does.
     #[test]
     fn transpose_gives_the_places() {
         let mut rng = crate::testing::XorShift(0x2545_f491_4f6c_dd1d);
@@ -1277,6 +1303,9 @@ mod tests {
             }
             let got = transpose(key_of(&masks).0);
             assert_eq!(got.array()[..9], places, "{masks:?}");
+            for (d, &p) in places.iter().enumerate() {
+                assert_eq!(places_of(key_of(&masks).0, d as u32), p, "{masks:?} {d}");
+            }
             for max in 0..=4 {
                 let want = small_cells(&places, 0x1ff, max);
                 assert_eq!(few_places(key_of(&masks).0, max), want, "{masks:?} {max}");
