@@ -177,6 +177,9 @@ struct Base {
     /// As a search starts from ([`marked`]).
     marked: Counts,
     solved: u128,
+    /// The boards' segments, as locked candidates first look at them ([`segments_of`]).
+    rows: Boards,
+    columns: Columns,
 }
 
 /// The value boards, unit counts and solved cells of the last few positions branches were
@@ -200,6 +203,8 @@ impl Default for Bases {
             counts: [0; 16],
             marked: [0; 16],
             solved: 0,
+            rows: [0; 16],
+            columns: [0; 16],
         };
         Bases {
             grids: [[0; 81]; KEPT],
@@ -234,6 +239,9 @@ impl Bases {
                 correct(&mut b.boards, &mut b.counts, &self.grids[k], base);
                 b.marked = marked(&b.counts);
                 b.solved = solved_of(&b.boards);
+                for d in 0..9 {
+                    (b.rows[d], b.columns[d]) = segments_of(b.boards[d]);
+                }
                 self.len = self.len.max(k + 1);
                 self.grids[k] = *base;
                 k
@@ -358,7 +366,8 @@ fn search_as<const FULL: bool>(
         solved: b.solved,
         queue: 0,
         unchecked_values: 0,
-        looked: if FULL { values_of(&b.boards) } else { [0; 16] },
+        looked_rows: if FULL { values_of(&b.rows) } else { [0; 16] },
+        looked_columns: if FULL { b.columns } else { [0; 16] },
         locked_values: 0,
         changed: 0,
         pending: 0,
@@ -370,9 +379,6 @@ fn search_as<const FULL: bool>(
         // cell), and a unit placed in `base` only is marked at its first check.
         correct(&mut s.boards, &mut s.counts, kept, base);
         s.solved = solved_of(&s.boards);
-        if FULL {
-            s.looked = values_of(&s.boards);
-        }
     }
     match s.fixpoint(cells, base, diff, meet) {
         Ok(()) if s.solved == CellSet::ALL.bits() => Outcome::Solved,
@@ -449,21 +455,8 @@ const fn transpose3(x: u16) -> u16 {
     out
 }
 
-/// `SEGMENTS3[row]`: which of the three 3-bit segments of a 9-bit row are not empty.
-static SEGMENTS3: [u16; 512] = {
-    let mut out = [0u16; 512];
-    let mut row = 0;
-    while row < 512 {
-        out[row] = (row & 7 != 0) as u16
-            | ((row >> 3 & 7 != 0) as u16) << 1
-            | ((row >> 6 != 0) as u16) << 2;
-        row += 1;
-    }
-    out
-};
-
-/// `EXPAND[segments]`: the 27 cells of a band's segments (segment `a * 3 + j` is cells
-/// `9a + 3j ..= 9a + 3j + 2`).
+/// `EXPAND[segments]`: the 27 cells of a band's segments, numbered as in [`LOCKED_T`]
+/// (segment `j * 3 + a`, block `j` of row `a`, is cells `9a + 3j ..= 9a + 3j + 2`).
 static EXPAND: [u32; 512] = {
     let mut out = [0u32; 512];
     let mut x = 0;
@@ -472,7 +465,29 @@ static EXPAND: [u32; 512] = {
         let mut k = 0;
         while k < 9 {
             if x >> k & 1 != 0 {
-                cells |= 7 << (9 * (k / 3) + 3 * (k % 3));
+                cells |= 7 << (9 * (k % 3) + 3 * (k / 3));
+            }
+            k += 1;
+        }
+        out[x] = cells;
+        x += 1;
+    }
+    out
+};
+
+/// `EXPAND_STACK[segments]`: the cells of the first stack's segments, numbered as in
+/// [`LOCKED_T`] (segment `i * 3 + c`, column `c` in block row `i`, is cells `27i + c`,
+/// `27i + c + 9` and `27i + c + 18`): one look-up, where spreading each segment takes a
+/// multiplication.
+static EXPAND_STACK: [u128; 512] = {
+    let mut out = [0u128; 512];
+    let mut x = 0;
+    while x < 512 {
+        let mut cells = 0u128;
+        let mut k = 0;
+        while k < 9 {
+            if x >> k & 1 != 0 {
+                cells |= 0x40201 << (27 * (k / 3) + k % 3);
             }
             k += 1;
         }
@@ -510,60 +525,76 @@ fn across(board: u128) -> u128 {
     ((board & LOW) + LOW) | board
 }
 
+/// Per value, the column segments of its board that hold a place (as in [`COLUMN_SEGMENTS`],
+/// which fit in 64 bits). Padded as [`Boards`].
+type Columns = [u64; 16];
+
+/// The row segments of `board` that hold a place (bit `3k + 2` of segment `k`) and its column
+/// segments that do (as in [`COLUMN_SEGMENTS`]).
+#[inline(always)]
+fn segments_of(board: u128) -> (u128, u64) {
+    let rows = across(board) & ROW_SEGMENTS << 2;
+    let columns =
+        (board as u64 | (board >> 9) as u64 | (board >> 18) as u64) & COLUMN_SEGMENTS as u64;
+    (rows, columns)
+}
+
 /// The places that locked candidates (`rules`, as in [`LOCKED`]) remove from a value's `board`,
-/// where `looked` is the board at the last look (when it had none to remove). A band's (or
-/// stack's) removals depend only on which of its segments hold a place: only those where a
-/// segment lost its last place since (held one in `looked`, none in `board`) are looked at.
+/// where `looked` is the segments ([`segments_of`]) of its board at the last look (when it had
+/// none to remove, and held every place `board` holds), and the segments of `board`, to keep
+/// for the next look. A band's (or stack's) removals depend only on which of its segments hold
+/// a place: only those where a segment lost its last place since (held one at the last look,
+/// none in `board`) are looked at.
 #[inline]
-fn locked_removals(board: u128, looked: u128, rules: usize) -> u128 {
-    // The column segments (bit 27i + c: column c in block row i).
-    let rows = board | board >> 9 | board >> 18;
-    // The row segments at bit 3k + 2: by an add for `looked`, by shifts for `board` (the mix
-    // measured fewest instructions). `board` only lost places since `looked`: a segment it holds,
-    // `looked` holds, so XOR is AND NOT (one instruction a lane, not two).
-    let row_emptied = (across(looked) ^ (board | board << 1 | board << 2)) & ROW_SEGMENTS << 2;
-    let column_emptied = ((looked | looked >> 9 | looked >> 18) ^ rows) & COLUMN_SEGMENTS;
-    if row_emptied | column_emptied == 0 {
-        return 0;
+fn locked_removals(board: u128, looked: (u128, u64), rules: usize) -> (u128, (u128, u64)) {
+    let now = segments_of(board);
+    // A segment `board` holds, the last look held: XOR is AND NOT (one instruction a lane).
+    let row_emptied = looked.0 ^ now.0;
+    let column_emptied = looked.1 ^ now.1;
+    if row_emptied | u128::from(column_emptied) == 0 {
+        return (0, now);
     }
-    let gone = in_band::<0>(board, row_emptied, rules)
-        | in_band::<1>(board, row_emptied, rules)
-        | in_band::<2>(board, row_emptied, rules)
-        | in_stack::<0>(rows, column_emptied, rules)
-        | in_stack::<1>(rows, column_emptied, rules)
-        | in_stack::<2>(rows, column_emptied, rules);
-    gone & board
+    let gone = in_band::<0>(now.0, row_emptied, rules)
+        | in_band::<1>(now.0, row_emptied, rules)
+        | in_band::<2>(now.0, row_emptied, rules)
+        | in_stack::<0>(now.1, column_emptied, rules)
+        | in_stack::<1>(now.1, column_emptied, rules)
+        | in_stack::<2>(now.1, column_emptied, rules);
+    (gone & board, now)
 }
 
 /// [`locked_removals`] in band `B` (rows `3B..3B + 3`), if one of its row segments emptied
-/// (bits of `emptied`, as [`across`] shows them).
+/// (bits of `emptied`); `rows` those that hold a place (both as [`segments_of`] gives them).
+/// The cells cleared may include some without the value.
 #[inline(always)]
-fn in_band<const B: usize>(board: u128, emptied: u128, rules: usize) -> u128 {
+fn in_band<const B: usize>(rows: u128, emptied: u128, rules: usize) -> u128 {
     if emptied & BAND << (27 * B) == 0 {
         return 0;
     }
-    let w = (board >> (27 * B)) as u32 & BAND as u32;
-    let occ = SEGMENTS3[(w & 511) as usize]
-        | SEGMENTS3[(w >> 9 & 511) as usize] << 3
-        | SEGMENTS3[(w >> 18 & 511) as usize] << 6;
+    /// Bit `3k` of each of the band's nine segments.
+    const SPACED: u64 = 0x124_9249;
+    // Segment `a * 3 + j` (bit 3(3a + j)) lands on bit `16 + j * 3 + a` of the product, from
+    // the term `16 - 8a`: each bit of the product has one term (no carries), the transposed
+    // occupancy of `LOCKED_T`.
+    let x = (rows >> (27 * B + 2)) as u64 & SPACED;
+    let occ = ((x * 0x1_0101) >> 16) as usize % 512;
     // (Indices reduced to their tables' sizes: no bounds checks.)
-    let clear = LOCKED[rules % 4][usize::from(occ) % 512];
+    let clear = LOCKED_T[rules % 4][occ];
     u128::from(EXPAND[usize::from(clear) % 512]) << (27 * B)
 }
 
 /// [`locked_removals`] in stack `S` (columns `3S..3S + 3`), if one of its column segments
-/// emptied (bits of `emptied`, as in [`COLUMN_SEGMENTS`]); `rows` as there. The cells cleared
-/// may include some without the value.
+/// emptied (bits of `emptied`, as in [`COLUMN_SEGMENTS`]); `columns` those that hold a place.
+/// The cells cleared may include some without the value.
 #[inline(always)]
-fn in_stack<const S: usize>(rows: u128, emptied: u128, rules: usize) -> u128 {
-    if emptied & STACK_SEGMENTS << (3 * S) == 0 {
+fn in_stack<const S: usize>(columns: u64, emptied: u64, rules: usize) -> u128 {
+    if emptied & (STACK_SEGMENTS as u64) << (3 * S) == 0 {
         return 0;
     }
-    let column = |i: usize| (rows >> (27 * i + 3 * S)) as u16 & 7;
+    let column = |i: usize| (columns >> (27 * i + 3 * S)) as u16 & 7;
     let occ = column(0) | column(1) << 3 | column(2) << 6;
     let clear = LOCKED_T[rules % 4][usize::from(occ)];
-    let segment = |i: usize| (u128::from(clear >> (3 * i) & 7) * 0x40201) << (27 * i + 3 * S);
-    segment(0) | segment(1) | segment(2)
+    EXPAND_STACK[usize::from(clear) % 512] << (3 * S)
 }
 
 /// The working state besides the cells.
@@ -577,9 +608,13 @@ struct Search<'b, const FULL: bool> {
     queue: u128,
     /// The values that lost a place since their last unit check (bit `d` for value `d + 1`).
     unchecked_values: u16,
-    /// With `FULL`: per value, its board when locked candidates last looked (the cells it lost
-    /// since are the difference: no bookkeeping on each removal).
-    looked: Boards,
+    /// With `FULL`: per value, the segments of its board when locked candidates last looked
+    /// ([`segments_of`]; those it emptied since are the difference: no bookkeeping on each
+    /// removal). A search from another position's boards starts from that one's: it held every
+    /// place, and the segments emptied since are looked at once more.
+    looked_rows: Boards,
+    /// With `FULL`: the column segments at the last look, as `looked_rows`.
+    looked_columns: Columns,
     /// With `FULL`: the values whose board lost cells since `looked` (bit `d` for value `d + 1`).
     locked_values: u16,
     /// With `FULL`: the units of the cells changed since the subset rules last looked.
@@ -739,8 +774,9 @@ impl<const FULL: bool> Search<'_, FULL> {
             let d = values.trailing_zeros() as usize % 16;
             values &= values - 1;
             let board = self.boards[d];
-            let gone = locked_removals(board, self.looked[d], self.locked);
-            self.looked[d] = board;
+            let looked = (self.looked_rows[d], self.looked_columns[d]);
+            let (gone, now) = locked_removals(board, looked, self.locked);
+            (self.looked_rows[d], self.looked_columns[d]) = now;
             if gone != 0 {
                 any = true;
                 self.remove(cells, d, gone, 0)?;
