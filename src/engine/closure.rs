@@ -125,6 +125,16 @@ struct Engine<'o, R> {
     /// Set before every pass; a `j = 1` test opens no closure, so nothing nested changes it
     /// while the pass reads it.
     count_pairs: bool,
+    /// The test count from which [`Engine::tick`] next checks the budget and the deadline.
+    check_at: u64,
+}
+
+/// The first test count above `tests` at which the budget `b` can stop the search: past its
+/// test budget, or (with a deadline) a multiple of 64, when the clock is read.
+fn next_check(b: &super::Budget, tests: u64) -> u64 {
+    let past = b.max_tests.map_or(u64::MAX, |max| max.saturating_add(1));
+    let clock = b.deadline.map_or(u64::MAX, |_| (tests / 64 + 1) * 64);
+    past.min(clock)
 }
 
 /// Runs the analysis of `a.puzzle` and fills in `a`.
@@ -190,6 +200,7 @@ fn run<R: Recorder>(
         shared,
         shared_state: None,
         count_pairs: true,
+        check_at: next_check(&opts.budget, 0),
     };
     engine.rec.start(&state, outcome == Outcome::Solved);
     let result = match outcome {
@@ -227,8 +238,8 @@ impl<R: Recorder> Engine<'_, R> {
     #[inline]
     fn tick(&mut self) -> Result<(), Abort> {
         self.counters.tests += 1;
-        let b = &self.opts.budget;
         if self.shown > 0 {
+            let b = &self.opts.budget;
             // Shown only (see `tested`): not counted, so only the deadline applies.
             self.shown_tests += 1;
             return match b.deadline {
@@ -238,16 +249,29 @@ impl<R: Recorder> Engine<'_, R> {
                 _ => Ok(()),
             };
         }
-        if let Some(max) = b.max_tests {
-            if self.counters.tests > max {
-                return Err(Abort(Limit::Budget));
-            }
+        if self.counters.tests < self.check_at {
+            return Ok(());
+        }
+        self.check_budget()
+    }
+
+    /// The budget's and the deadline's checks of [`Engine::tick`], made only from the count
+    /// `check_at` on: the test past the budget, or one whose count is a multiple of 64 with a
+    /// deadline, cannot come sooner (counts only grow, a remembered hypothesis' effort never
+    /// crosses the budget).
+    #[inline(never)]
+    fn check_budget(&mut self) -> Result<(), Abort> {
+        let b = &self.opts.budget;
+        let tests = self.counters.tests;
+        if b.max_tests.is_some_and(|max| tests > max) {
+            return Err(Abort(Limit::Budget));
         }
         if let Some(deadline) = b.deadline {
-            if self.counters.tests % 64 == 0 && Instant::now() >= deadline {
+            if tests % 64 == 0 && Instant::now() >= deadline {
                 return Err(Abort(Limit::Timeout));
             }
         }
+        self.check_at = next_check(b, tests);
         Ok(())
     }
 
