@@ -89,8 +89,9 @@ struct Engine<'o, R> {
     opts: &'o Options,
     /// Depth-1 results shared with another analysis of the same puzzle (unrecorded runs).
     shared: Option<&'o mut Shared>,
-    /// The current `j = 1` pass's state in `shared`, when kept there.
-    shared_state: Option<u32>,
+    /// The current `j = 1` pass's state in `shared`, when kept there, and whether it was new
+    /// (no results kept for it but those of this pass).
+    shared_state: Option<(u32, bool)>,
     rec: R,
     counters: super::Counters,
     /// Top-level facts, in the order applied.
@@ -851,13 +852,15 @@ impl Reuse {
         outer: Option<&mut Outer<'_>>,
         prop: Prop<'_>,
         g: &mut Grid,
-        shared: Option<(&mut Shared, u32)>,
+        shared: Option<(&mut Shared, (u32, bool))>,
     ) -> Outcome {
-        let Some((shared, id)) = shared else {
+        let Some((shared, (id, new))) = shared else {
             return self.propagate(state, (d, which), outer, prop, g);
         };
         let b = d.branch(which);
-        if let Some((end, outcome)) = shared.get(id, b) {
+        // A new state's results are this pass's own, of other branches (a branch repeated in
+        // the pass finds its own end in `self` instead, the same one).
+        if let Some((end, outcome)) = (!new).then(|| shared.get(id, b)).flatten() {
             // Taken as this closure's end of the branch, as if propagated here.
             *g = *end;
             let key = branch_key(d, which);
@@ -1506,18 +1509,18 @@ impl Shared {
         self
     }
 
-    /// The place of `state`, kept now if new and there is room.
-    fn state(&mut self, state: &Grid) -> Option<u32> {
+    /// The place of `state`, kept now if new and there is room; and whether it is new.
+    fn state(&mut self, state: &Grid) -> Option<(u32, bool)> {
         match self.states.entry(fingerprint(state, 0)) {
             Entry::Occupied(place) => {
                 let id = *place.get();
-                (self.grids[id as usize] == *state).then_some(id)
+                (self.grids[id as usize] == *state).then_some((id, false))
             }
             Entry::Vacant(slot) if self.grids.len().max(self.ends.len()) < SHARED_LIMIT => {
                 let id = self.grids.len() as u32;
                 slot.insert(id);
                 self.grids.push(*state);
-                Some(id)
+                Some((id, true))
             }
             Entry::Vacant(_) => None,
         }
@@ -1766,13 +1769,13 @@ mod tests {
         b.apply(&mut other);
         let mut shared = Shared::default();
         let s = shared.for_profile(Profile::DEFAULT);
-        let id = s.state(&state).unwrap();
+        let (id, _) = s.state(&state).unwrap();
         s.put(id, b, &other, Outcome::Open);
-        assert_eq!(s.state(&state), Some(id));
+        assert_eq!(s.state(&state), Some((id, false)));
         assert_eq!(s.get(id, b).map(|r| *r.0), Some(other));
         let c = Statement::new(b.cell, Candidates::single(Digit::new(2).unwrap()));
         assert!(s.get(id, c).is_none());
-        let o = s.state(&other).unwrap();
+        let (o, _) = s.state(&other).unwrap();
         assert!(o != id && s.get(o, b).is_none());
         let s = shared.for_profile(Profile::DEFAULT);
         assert!(s.get(id, b).is_some());
