@@ -8,7 +8,7 @@
 use super::trace::{End, NoRecord, Recorder, Trace};
 use super::{Analysis, Limit, Options, Proof, Recording, Schedule, Status, Walk};
 use crate::decision::{generate, Decision, DecisionKinds, Origin};
-use crate::grid::{each_bit, Cell, CellSet, Grid};
+use crate::grid::{each_bit, Candidates, Cell, CellSet, Grid};
 use crate::propagate::{
     propagate_bare, propagate_bare_from_end, propagate_bare_meet, propagate_changed,
     propagate_changed_eager, propagate_from, Contradiction, Outcome, Profile, SinglesBases,
@@ -1075,11 +1075,16 @@ impl MemoKey {
     }
 }
 
-/// A hash of `g`'s cells, started from `seed`.
+/// A hash of `g`'s cells, started from `seed`: four cells a step, as one word (in memory order,
+/// read at once: fewer instructions than a cell a step).
 fn fingerprint(g: &Grid, seed: u64) -> u64 {
-    g.cells().iter().fold(seed, |a, c| {
-        (a.rotate_left(7) ^ u64::from(c.bits())).wrapping_mul(0x9E37_79B9_7F4A_7C15)
-    })
+    let mix = |a: u64, x: u64| (a.rotate_left(7) ^ x).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    let word = |cells: &[Candidates]| {
+        (cells.iter().enumerate()).fold(0, |x, (k, c)| x | u64::from(c.bits()) << (16 * k))
+    };
+    let cells = g.cells().chunks_exact(4);
+    let last = word(cells.remainder());
+    mix(cells.fold(seed, |a, four| mix(a, word(four))), last)
 }
 
 /// A hypothesis' closure result, its final position, the solution it reached (when solved)
