@@ -8,7 +8,7 @@
 use super::trace::{End, NoRecord, Recorder, Trace};
 use super::{Analysis, Limit, Options, Proof, Recording, Schedule, Status, Walk};
 use crate::decision::{generate, Decision, DecisionKinds, Origin};
-use crate::grid::{each_bit, Cell, CellSet, Grid};
+use crate::grid::{each_bit, Candidates, Cell, CellSet, Grid};
 use crate::propagate::{
     propagate_bare, propagate_bare_from_end, propagate_bare_meet, propagate_changed,
     propagate_changed_eager, propagate_from, Contradiction, Outcome, Profile, SinglesBases,
@@ -89,8 +89,9 @@ struct Engine<'o, R> {
     opts: &'o Options,
     /// Depth-1 results shared with another analysis of the same puzzle (unrecorded runs).
     shared: Option<&'o mut Shared>,
-    /// The current `j = 1` pass's state in `shared`, when kept there.
-    shared_state: Option<u32>,
+    /// The current `j = 1` pass's state in `shared`, when kept there, and whether it was new
+    /// (no results kept for it but those of this pass).
+    shared_state: Option<(u32, bool)>,
     rec: R,
     counters: super::Counters,
     /// Top-level facts, in the order applied.
@@ -125,6 +126,16 @@ struct Engine<'o, R> {
     /// Set before every pass; a `j = 1` test opens no closure, so nothing nested changes it
     /// while the pass reads it.
     count_pairs: bool,
+    /// The test count from which [`Engine::tick`] next checks the budget and the deadline.
+    check_at: u64,
+}
+
+/// The first test count above `tests` at which the budget `b` can stop the search: past its
+/// test budget, or (with a deadline) a multiple of 64, when the clock is read.
+fn next_check(b: &super::Budget, tests: u64) -> u64 {
+    let past = b.max_tests.map_or(u64::MAX, |max| max.saturating_add(1));
+    let clock = b.deadline.map_or(u64::MAX, |_| (tests / 64 + 1) * 64);
+    past.min(clock)
 }
 
 /// Runs the analysis of `a.puzzle` and fills in `a`.
@@ -190,6 +201,7 @@ fn run<R: Recorder>(
         shared,
         shared_state: None,
         count_pairs: true,
+        check_at: next_check(&opts.budget, 0),
     };
     engine.rec.start(&state, outcome == Outcome::Solved);
     let result = match outcome {
@@ -227,8 +239,8 @@ impl<R: Recorder> Engine<'_, R> {
     #[inline]
     fn tick(&mut self) -> Result<(), Abort> {
         self.counters.tests += 1;
-        let b = &self.opts.budget;
         if self.shown > 0 {
+            let b = &self.opts.budget;
             // Shown only (see `tested`): not counted, so only the deadline applies.
             self.shown_tests += 1;
             return match b.deadline {
@@ -238,16 +250,29 @@ impl<R: Recorder> Engine<'_, R> {
                 _ => Ok(()),
             };
         }
-        if let Some(max) = b.max_tests {
-            if self.counters.tests > max {
-                return Err(Abort(Limit::Budget));
-            }
+        if self.counters.tests < self.check_at {
+            return Ok(());
+        }
+        self.check_budget()
+    }
+
+    /// The budget's and the deadline's checks of [`Engine::tick`], made only from the count
+    /// `check_at` on: the test past the budget, or one whose count is a multiple of 64 with a
+    /// deadline, cannot come sooner (counts only grow, a remembered hypothesis' effort never
+    /// crosses the budget).
+    #[inline(never)]
+    fn check_budget(&mut self) -> Result<(), Abort> {
+        let b = &self.opts.budget;
+        let tests = self.counters.tests;
+        if b.max_tests.is_some_and(|max| tests > max) {
+            return Err(Abort(Limit::Budget));
         }
         if let Some(deadline) = b.deadline {
-            if self.counters.tests % 64 == 0 && Instant::now() >= deadline {
+            if tests % 64 == 0 && Instant::now() >= deadline {
                 return Err(Abort(Limit::Timeout));
             }
         }
+        self.check_at = next_check(b, tests);
         Ok(())
     }
 
@@ -827,13 +852,15 @@ impl Reuse {
         outer: Option<&mut Outer<'_>>,
         prop: Prop<'_>,
         g: &mut Grid,
-        shared: Option<(&mut Shared, u32)>,
+        shared: Option<(&mut Shared, (u32, bool))>,
     ) -> Outcome {
-        let Some((shared, id)) = shared else {
+        let Some((shared, (id, new))) = shared else {
             return self.propagate(state, (d, which), outer, prop, g);
         };
         let b = d.branch(which);
-        if let Some((end, outcome)) = shared.get(id, b) {
+        // A new state's results are this pass's own, of other branches (a branch repeated in
+        // the pass finds its own end in `self` instead, the same one).
+        if let Some((end, outcome)) = (!new).then(|| shared.get(id, b)).flatten() {
             // Taken as this closure's end of the branch, as if propagated here.
             *g = *end;
             let key = branch_key(d, which);
@@ -1048,11 +1075,16 @@ impl MemoKey {
     }
 }
 
-/// A hash of `g`'s cells, started from `seed`.
+/// A hash of `g`'s cells, started from `seed`: four cells a step, as one word (in memory order,
+/// read at once: fewer instructions than a cell a step).
 fn fingerprint(g: &Grid, seed: u64) -> u64 {
-    g.cells().iter().fold(seed, |a, c| {
-        (a.rotate_left(7) ^ u64::from(c.bits())).wrapping_mul(0x9E37_79B9_7F4A_7C15)
-    })
+    let mix = |a: u64, x: u64| (a.rotate_left(7) ^ x).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    let word = |cells: &[Candidates]| {
+        (cells.iter().enumerate()).fold(0, |x, (k, c)| x | u64::from(c.bits()) << (16 * k))
+    };
+    let cells = g.cells().chunks_exact(4);
+    let last = word(cells.remainder());
+    mix(cells.fold(seed, |a, four| mix(a, word(four))), last)
 }
 
 /// A hypothesis' closure result, its final position, the solution it reached (when solved)
@@ -1482,18 +1514,18 @@ impl Shared {
         self
     }
 
-    /// The place of `state`, kept now if new and there is room.
-    fn state(&mut self, state: &Grid) -> Option<u32> {
+    /// The place of `state`, kept now if new and there is room; and whether it is new.
+    fn state(&mut self, state: &Grid) -> Option<(u32, bool)> {
         match self.states.entry(fingerprint(state, 0)) {
             Entry::Occupied(place) => {
                 let id = *place.get();
-                (self.grids[id as usize] == *state).then_some(id)
+                (self.grids[id as usize] == *state).then_some((id, false))
             }
             Entry::Vacant(slot) if self.grids.len().max(self.ends.len()) < SHARED_LIMIT => {
                 let id = self.grids.len() as u32;
                 slot.insert(id);
                 self.grids.push(*state);
-                Some(id)
+                Some((id, true))
             }
             Entry::Vacant(_) => None,
         }
@@ -1742,13 +1774,13 @@ mod tests {
         b.apply(&mut other);
         let mut shared = Shared::default();
         let s = shared.for_profile(Profile::DEFAULT);
-        let id = s.state(&state).unwrap();
+        let (id, _) = s.state(&state).unwrap();
         s.put(id, b, &other, Outcome::Open);
-        assert_eq!(s.state(&state), Some(id));
+        assert_eq!(s.state(&state), Some((id, false)));
         assert_eq!(s.get(id, b).map(|r| *r.0), Some(other));
         let c = Statement::new(b.cell, Candidates::single(Digit::new(2).unwrap()));
         assert!(s.get(id, c).is_none());
-        let o = s.state(&other).unwrap();
+        let (o, _) = s.state(&other).unwrap();
         assert!(o != id && s.get(o, b).is_none());
         let s = shared.for_profile(Profile::DEFAULT);
         assert!(s.get(id, b).is_some());
