@@ -33,12 +33,14 @@ pub(super) fn generate(grid: &Grid, sets: &Sets, listed: &mut Listed, out: &mut 
             ) else {
                 continue;
             };
-            let digit = Digit::from_index((key & 0xff) as usize);
+            let d = key & 0xff;
+            let digit = Digit::from_index(d as usize);
             listed.push(
                 out,
                 grid,
                 first,
-                Candidates::single(digit),
+                // `Listed::bit` of `{d}` (`lo = hi = d`), without its bit scans.
+                (Candidates::single(digit), 1u64 << (d * (d + 3) / 2 % 64)),
                 Origin::ConstraintPair {
                     digit,
                     unit,
