@@ -16,7 +16,8 @@ pub(super) fn generate(grid: &Grid, listed: &mut Listed, out: &mut Vec<Decision>
         for d in values.iter() {
             let first = Candidates::single(d);
             if !alone {
-                listed.push(out, grid, cell, first, Origin::Candidate);
+                let key = (first, Listed::bit(first.bits()));
+                listed.push(out, grid, cell, key, Origin::Candidate);
                 continue;
             }
             out.push(Decision {

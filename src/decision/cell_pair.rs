@@ -19,10 +19,11 @@ pub(super) fn generate(grid: &Grid, sets: &Sets, listed: &mut Listed, out: &mut 
             if holders & pair.peer_set().bits() == 0 {
                 return;
             }
+            let first = (values, Listed::bit(values.bits()));
             for unit in pair.units() {
                 // In the unit's order (row-major, as every unit's cells are).
                 each_cell(holders & unit.cell_set().bits(), |y| {
-                    listed.push(out, grid, y, values, Origin::CellPair { pair, unit });
+                    listed.push(out, grid, y, first, Origin::CellPair { pair, unit });
                 });
             }
         });

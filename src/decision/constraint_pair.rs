@@ -4,8 +4,16 @@
 use super::{Decision, Listed, Origin, Sets};
 use crate::grid::{Candidates, Cell, Digit, Grid, Unit};
 
+/// The first of the last 64 cells (a word's worth, holding the last three blocks and two rows).
+const HIGH: u32 = 81 - 64;
+
 pub(super) fn generate(grid: &Grid, sets: &Sets, listed: &mut Listed, out: &mut Vec<Decision>) {
     let open = sets.pairs | sets.wide;
+    // The value and open cell sets of the first 64 cells and of the last 64, one word each.
+    let word = |at: u32| (sets.values.map(|v| (v >> at) as u64), (open >> at) as u64);
+    let (low, high) = (word(0), word(HIGH));
+    // Only the first `n` keys are read: no clearing between units.
+    let mut found = [0u32; 9];
     for unit in Unit::all() {
         let set = unit.cell_set().bits();
         // The values with exactly two places among the unit's cells (one mask operation each on
@@ -13,32 +21,32 @@ pub(super) fn generate(grid: &Grid, sets: &Sets, listed: &mut Listed, out: &mut 
         // such pair, as one of its two places would be the solved cell. Keyed by first cell,
         // then second cell (row-major, the unit's order): a digit-name-free order (digits only
         // break ties between values with the same two places, which then split the cell the
-        // same way and are listed once).
-        let mut found = [0u32; 9];
-        let mut n = 0;
-        for (d, &cells) in sets.values.iter().enumerate() {
-            let places = cells & set;
-            if places.count_ones() == 2 && places & !open == 0 {
-                let (first, second) = (places.trailing_zeros(), 127 - places.leading_zeros());
-                found[n % 9] = first << 16 | second << 8 | d as u32;
-                n += 1;
-            }
-        }
-        let found = &mut found[..n.min(9)];
-        found.sort_unstable();
-        for &key in found.iter() {
+        // same way and are listed once). A block or a row lies inside the first 64 cells or the
+        // last 64: one word per value, then, rather than two (only columns need the whole grid).
+        let n = if set >> 64 == 0 {
+            bilocated(&low.0, low.1, set as u64, 0, &mut found)
+        } else if set & ((1 << HIGH) - 1) == 0 {
+            bilocated(&high.0, high.1, (set >> HIGH) as u64, HIGH, &mut found)
+        } else {
+            bilocated(&sets.values, open, set, 0, &mut found)
+        };
+        let keys = &mut found[..n.min(9)];
+        keys.sort_unstable();
+        for &key in keys.iter() {
             let (Some(first), Some(second)) = (
                 Cell::new((key >> 16) as usize),
                 Cell::new((key >> 8 & 0xff) as usize),
             ) else {
                 continue;
             };
-            let digit = Digit::from_index((key & 0xff) as usize);
+            let d = (key & 0xff) % 9;
+            let digit = Digit::from_index(d as usize);
             listed.push(
                 out,
                 grid,
                 first,
-                Candidates::single(digit),
+                // `Listed::bit` of `{d}` (`lo = hi = d`), without its bit scans.
+                (Candidates::single(digit), 1u64 << (d * (d + 3) / 2 % 64)),
                 Origin::ConstraintPair {
                     digit,
                     unit,
@@ -47,4 +55,40 @@ pub(super) fn generate(grid: &Grid, sets: &Sets, listed: &mut Listed, out: &mut 
             );
         }
     }
+}
+
+/// A cell set of one word (from some cell on) or of the whole grid.
+trait Word: Copy {
+    /// The first and last of the places of `self` in `set`, when they are two, both `open`.
+    fn two_places(self, set: Self, open: Self) -> Option<(u32, u32)>;
+}
+
+macro_rules! word {
+    ($t:ty) => {
+        impl Word for $t {
+            #[inline(always)]
+            fn two_places(self, set: Self, open: Self) -> Option<(u32, u32)> {
+                let places = self & set;
+                let last = || <$t>::BITS - 1 - places.leading_zeros();
+                (places.count_ones() == 2 && places & !open == 0)
+                    .then(|| (places.trailing_zeros(), last()))
+            }
+        }
+    };
+}
+word!(u64);
+word!(u128);
+
+/// Writes the keys (see [`generate`]) of the values whose cell sets `values` (cells from `at`
+/// on) have exactly two places in `set`, both `open`, into `found`; returns how many.
+#[inline(always)]
+fn bilocated<W: Word>(values: &[W; 9], open: W, set: W, at: u32, found: &mut [u32; 9]) -> usize {
+    let mut n = 0;
+    for (d, &cells) in values.iter().enumerate() {
+        if let Some((first, second)) = cells.two_places(set, open) {
+            found[n % 9] = (first + at) << 16 | (second + at) << 8 | d as u32;
+            n += 1;
+        }
+    }
+    n
 }

@@ -205,10 +205,12 @@ impl FromStr for DecisionKinds {
 }
 
 /// The splits one [`generate`] call has listed, so that a repeat is found without searching the
-/// list. Per cell, bit `hi * (hi + 1) / 2 + lo` stands for a split by its smaller half (values
-/// `lo <= hi`; between halves of one size, the one holding the cell's lowest value): a decision's
-/// first half has one or two values, so that half has too, and it determines the split. The
-/// triangular index stays below 45, so a cell's splits fit one word (cheaper to clear and test).
+/// list. Per cell, bit `hi * (hi + 1) / 2 + lo` stands for the value set `{lo, hi}` (`lo <= hi`,
+/// one value when equal; see [`Listed::bit`]); a listed split marks both its halves that have
+/// one or two values. A decision's first half has one or two values, so a split is a repeat
+/// exactly when its first half is marked, and the generators can compute that half's bit once
+/// for all the cells they split by it. The triangular index stays below 45, so a cell's marks fit
+/// one word (cheaper to clear and test).
 struct Listed([u64; 81]);
 
 impl Listed {
@@ -216,34 +218,34 @@ impl Listed {
         Listed([0; 81])
     }
 
-    /// Appends `(cell, first)` to `out` unless the same split (in either order) is already there.
+    /// The mark of a value set of one or two values (given as bits).
+    #[inline]
+    fn bit(set: u16) -> u64 {
+        let (lo, hi) = (set.trailing_zeros(), 15 - set.leading_zeros());
+        1u64 << ((hi * (hi + 1) / 2 + lo) % 64)
+    }
+
+    /// Appends `(cell, first)` to `out` unless the same split (in either order) is already there;
+    /// `first_bit` is `Listed::bit(first)`.
     #[inline]
     fn push(
         &mut self,
         out: &mut Vec<Decision>,
         grid: &Grid,
         cell: Cell,
-        first: Candidates,
+        (first, first_bit): (Candidates, u64),
         origin: Origin,
     ) {
-        let values = grid.get(cell);
-        let rest = values - first;
-        let (f, r) = (first.bits(), rest.bits());
-        let lowest = values.bits() & values.bits().wrapping_neg();
-        let small = if f.count_ones() < r.count_ones()
-            || (f.count_ones() == r.count_ones() && f & lowest != 0)
-        {
-            f
-        } else {
-            r
-        };
-        let (lo, hi) = (small.trailing_zeros(), 15 - small.leading_zeros());
-        let bit = 1u64 << ((hi * (hi + 1) / 2 + lo) % 64);
         let seen = &mut self.0[cell.index()];
-        if *seen & bit != 0 {
+        if *seen & first_bit != 0 {
             return;
         }
-        *seen |= bit;
+        let rest = grid.get(cell) - first;
+        *seen |= first_bit;
+        // One or two values: a later first half may be this one.
+        if rest.len().wrapping_sub(1) < 2 {
+            *seen |= Self::bit(rest.bits());
+        }
         out.push(Decision {
             cell,
             first,
