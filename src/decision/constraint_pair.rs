@@ -7,6 +7,20 @@ use crate::grid::{Candidates, Cell, Digit, Grid, Unit};
 /// The first of the last 64 cells (a word's worth, holding the last three blocks and two rows).
 const HIGH: u32 = 81 - 64;
 
+/// Per value index (the low bits of a key; the last seven are padding), the digit, its set and
+/// the `Listed::bit` of `{d}` (`lo = hi = d`): one look-up rather than a division and bit scans.
+const DIGITS: [(Digit, Candidates, u64); 16] = {
+    let mut t = [(Digit::from_index(0), Candidates::from_bits(1), 1); 16];
+    let mut d = 0;
+    while d < 16 {
+        let i = d % 9;
+        let digit = Digit::from_index(i);
+        t[d] = (digit, Candidates::single(digit), 1 << (i * (i + 3) / 2));
+        d += 1;
+    }
+    t
+};
+
 pub(super) fn generate(grid: &Grid, sets: &Sets, listed: &mut Listed, out: &mut Vec<Decision>) {
     let open = sets.pairs | sets.wide;
     // The value and open cell sets of the first 64 cells and of the last 64, one word each.
@@ -14,6 +28,7 @@ pub(super) fn generate(grid: &Grid, sets: &Sets, listed: &mut Listed, out: &mut 
     let (low, high) = (word(0), word(HIGH));
     // Only the first `n` keys are read: no clearing between units.
     let mut found = [0u32; 9];
+    let columns = column_pairs(grid);
     for unit in Unit::all() {
         let set = unit.cell_set().bits();
         // The values with exactly two places among the unit's cells (one mask operation each on
@@ -28,7 +43,18 @@ pub(super) fn generate(grid: &Grid, sets: &Sets, listed: &mut Listed, out: &mut 
         } else if set & ((1 << HIGH) - 1) == 0 {
             bilocated(&high.0, high.1, (set >> HIGH) as u64, HIGH, &mut found)
         } else {
-            bilocated(&sets.values, open, set, 0, &mut found)
+            // A column: only the values counted twice in it (see [`column_pairs`]).
+            let mut n = 0;
+            let mut digits = columns[unit.index() % 9];
+            while digits != 0 {
+                let d = digits.trailing_zeros();
+                digits &= digits - 1;
+                if let Some((first, second)) = sets.values[d as usize % 9].two_places(set, open) {
+                    found[n % 9] = first << 16 | second << 8 | d;
+                    n += 1;
+                }
+            }
+            n
         };
         let keys = &mut found[..n.min(9)];
         keys.sort_unstable();
@@ -39,14 +65,12 @@ pub(super) fn generate(grid: &Grid, sets: &Sets, listed: &mut Listed, out: &mut 
             ) else {
                 continue;
             };
-            let d = (key & 0xff) % 9;
-            let digit = Digit::from_index(d as usize);
+            let (digit, set, bit) = DIGITS[(key & 15) as usize];
             listed.push(
                 out,
                 grid,
                 first,
-                // `Listed::bit` of `{d}` (`lo = hi = d`), without its bit scans.
-                (Candidates::single(digit), 1u64 << (d * (d + 3) / 2 % 64)),
+                (set, bit),
                 Origin::ConstraintPair {
                     digit,
                     unit,
@@ -91,4 +115,35 @@ fn bilocated<W: Word>(values: &[W; 9], open: W, set: W, at: u32, found: &mut [u3
         }
     }
     n
+}
+
+/// Per column, the values with exactly two places in it (as bits), so that [`generate`] tests
+/// only those there: a column spans both halves of the cell sets, and testing every value costs
+/// twice as much as in a block or a row. Counted bit-sliced over the rows (once, twice, more),
+/// four columns a word (16-bit lanes of candidate bits).
+fn column_pairs(grid: &Grid) -> [u16; 9] {
+    let cells = grid.cells();
+    let four = |i: usize| {
+        (0..4).fold(0u64, |w, k| {
+            w | u64::from(cells[(i + k) % 81].bits()) << (16 * k)
+        })
+    };
+    // Per word: the values seen once, twice, more.
+    let mut counts = [(0u64, 0u64, 0u64); 3];
+    for row in 0..9 {
+        let x = [
+            four(9 * row),
+            four(9 * row + 4),
+            u64::from(cells[9 * row + 8].bits()),
+        ];
+        for ((once, twice, more), x) in counts.iter_mut().zip(x) {
+            *more |= *twice & x;
+            *twice |= *once & x;
+            *once |= x;
+        }
+    }
+    std::array::from_fn(|c| {
+        let (_, twice, more) = counts[c / 4];
+        ((twice & !more) >> (16 * (c % 4))) as u16
+    })
 }
