@@ -213,6 +213,20 @@ impl FromStr for DecisionKinds {
 /// one word (cheaper to clear and test).
 struct Listed([u64; 81]);
 
+/// [`Listed::bit`] of every value set (as bits) of one or two values, 0 for the others: a split's
+/// second half marked by one look-up, without counting its values or scanning its bits.
+const MARKS: [u64; 512] = {
+    let mut t = [0; 512];
+    let mut set = 0;
+    while set < 512 {
+        if matches!((set as u16).count_ones(), 1 | 2) {
+            t[set] = Listed::bit(set as u16);
+        }
+        set += 1;
+    }
+    t
+};
+
 impl Listed {
     fn new() -> Self {
         Listed([0; 81])
@@ -220,7 +234,7 @@ impl Listed {
 
     /// The mark of a value set of one or two values (given as bits).
     #[inline]
-    fn bit(set: u16) -> u64 {
+    const fn bit(set: u16) -> u64 {
         let (lo, hi) = (set.trailing_zeros(), 15 - set.leading_zeros());
         1u64 << ((hi * (hi + 1) / 2 + lo) % 64)
     }
@@ -241,11 +255,8 @@ impl Listed {
             return;
         }
         let rest = grid.get(cell) - first;
-        *seen |= first_bit;
-        // One or two values: a later first half may be this one.
-        if rest.len().wrapping_sub(1) < 2 {
-            *seen |= Self::bit(rest.bits());
-        }
+        // A later first half may be `rest` (when it has one or two values).
+        *seen |= first_bit | MARKS[usize::from(rest.bits()) % 512];
         out.push(Decision {
             cell,
             first,
