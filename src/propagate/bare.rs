@@ -375,8 +375,10 @@ fn search_as<const FULL: bool>(
         subsets: profile.has_subsets().then_some(profile),
     };
     if let Some(kept) = kept {
-        // `base` only loses values: the marks of `kept` stay right (a placed value keeps its
-        // cell), and a unit placed in `base` only is marked at its first check.
+        // `base` (an earlier end) may hold values `kept` lacks and lack some it holds, but the
+        // cells searched lie inside both: the marks of `kept` stay right for them (a value
+        // placed in `kept` keeps its cell), and a unit placed in `base` only is marked at its
+        // first check.
         correct(&mut s.boards, &mut s.counts, kept, base);
         s.solved = solved_of(&s.boards);
     }
