@@ -463,19 +463,25 @@ static EXPAND: [u32; 512] = {
     let mut out = [0u32; 512];
     let mut x = 0;
     while x < 512 {
-        let mut cells = 0u32;
-        let mut k = 0;
-        while k < 9 {
-            if x >> k & 1 != 0 {
-                cells |= 7 << (9 * (k % 3) + 3 * (k / 3));
-            }
-            k += 1;
-        }
-        out[x] = cells;
+        out[x] = spread(x, 7, 9, 3) as u32;
         x += 1;
     }
     out
 };
+
+/// The cells of the segments `x` (nine bits, segment `k` at bit `k`): segment `k` is `cells`
+/// shifted by `across * (k % 3) + down * (k / 3)`.
+const fn spread(x: usize, cells: u128, across: usize, down: usize) -> u128 {
+    let mut out = 0;
+    let mut k = 0;
+    while k < 9 {
+        if x >> k & 1 != 0 {
+            out |= cells << (across * (k % 3) + down * (k / 3));
+        }
+        k += 1;
+    }
+    out
+}
 
 /// `EXPAND_STACK[segments]`: the cells of the first stack's segments, numbered as in
 /// [`LOCKED_T`] (segment `i * 3 + c`, column `c` in block row `i`, is cells `27i + c`,
@@ -485,15 +491,7 @@ static EXPAND_STACK: [u128; 512] = {
     let mut out = [0u128; 512];
     let mut x = 0;
     while x < 512 {
-        let mut cells = 0u128;
-        let mut k = 0;
-        while k < 9 {
-            if x >> k & 1 != 0 {
-                cells |= 0x40201 << (27 * (k / 3) + k % 3);
-            }
-            k += 1;
-        }
-        out[x] = cells;
+        out[x] = spread(x, 0x40201, 1, 27);
         x += 1;
     }
     out
