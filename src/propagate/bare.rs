@@ -615,7 +615,7 @@ struct Search<'b, const FULL: bool> {
     looked_rows: Boards,
     /// With `FULL`: the column segments at the last look, as `looked_rows`.
     looked_columns: Columns,
-    /// With `FULL`: the values whose board lost cells since `looked` (bit `d` for value `d + 1`).
+    /// With `FULL`: the values whose board lost cells since the last look (bit `d` for value `d + 1`).
     locked_values: u16,
     /// With `FULL`: the units of the cells changed since the subset rules last looked.
     changed: u32,

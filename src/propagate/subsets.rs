@@ -601,16 +601,8 @@ fn crowded23(masks: &Padded, sel: u16, max: u32) -> u128 {
         // all three within three, mostly not, which their unions tell without the counts.
         let item = |set: u16| masks[set.trailing_zeros() as usize % 16];
         let (a, b) = (item(sel), item(sel & (sel - 1)));
-        let quiet = if n == 2 {
-            (a | b).count_ones() > 2
-        } else {
-            let c = item(sel & (sel - 1) & (sel & (sel - 1)).wrapping_sub(1));
-            (a | b).count_ones() > 2
-                && (a | c).count_ones() > 2
-                && (b | c).count_ones() > 2
-                && (max < 3 || (a | b | c).count_ones() > 3)
-        };
-        if quiet {
+        let third = sel & (sel - 1) & (sel & (sel - 1)).wrapping_sub(1);
+        if quiet_few(a, b, (n == 3).then(|| item(third)), max) {
             return 0;
         }
         // Otherwise the pairs crowded are those holding two of them, the triples those
@@ -619,7 +611,7 @@ fn crowded23(masks: &Padded, sel: u16, max: u32) -> u128 {
         if n == 2 {
             return pairs & PAIRS;
         }
-        let c = item(sel & (sel - 1) & (sel & (sel - 1)).wrapping_sub(1));
+        let c = item(third);
         let pairs = pairs | holding_of::<false>(a | c) | holding_of::<false>(b | c);
         let triples = if max < 3 {
             0
@@ -662,6 +654,18 @@ fn crowded23(masks: &Padded, sel: u16, max: u32) -> u128 {
     }
     let [_, c2, c3] = c.map(|[lo, hi]| u128::from(hi) << 64 | u128::from(lo));
     c2 & PAIRS | c3 & TRIPLES
+}
+
+/// Whether no k-set (2 <= k <= `max`) holds k of the two items `a`, `b` or the three with `c`:
+/// no two within two bits, nor (with `max` >= 3) all three within three.
+#[inline(always)]
+fn quiet_few(a: u16, b: u16, c: Option<u16>, max: u32) -> bool {
+    (a | b).count_ones() > 2
+        && c.map_or(true, |c| {
+            (a | c).count_ones() > 2
+                && (b | c).count_ones() > 2
+                && (max < 3 || (a | b | c).count_ones() > 3)
+        })
 }
 
 /// Adds the sets of `t` to the bit-sliced counts `c` (`c[i]`: the sets held more than `i`
@@ -905,16 +909,9 @@ fn surely_none(wide: &Padded, key: u128) -> bool {
     let rest = small & (small - 1);
     let third = rest & (rest - 1);
     if third & third.wrapping_sub(1) == 0 {
-        let a = places_of(key, small.trailing_zeros());
-        let b = places_of(key, rest.trailing_zeros());
-        let quiet = (a | b).count_ones() > 2
-            && (third == 0 || {
-                let c = places_of(key, third.trailing_zeros());
-                (a | c).count_ones() > 2
-                    && (b | c).count_ones() > 2
-                    && (want.max < 3 || (a | b | c).count_ones() > 3)
-            });
-        if quiet {
+        let item = |set: u16| places_of(key, set.trailing_zeros());
+        let (a, b) = (item(small), item(rest));
+        if quiet_few(a, b, (third != 0).then(|| item(third)), want.max) {
             return true;
         }
     }
