@@ -269,11 +269,10 @@ fn look_up_kind<const K: usize>(
         let j = rest.trailing_zeros() as usize;
         rest &= rest - 1;
         let (key, slot) = key_of(&kind_masks::<K>(cells, j));
-        if look_up(table, slot, key) {
-            known |= 1 << j;
-        } else {
-            missed[(9 * K + j) % 32] = key;
-        }
+        // No branch on the answer: the next units' look-ups start while this one waits for
+        // its line (a miss would otherwise stop them).
+        known |= u32::from(look_up(table, slot, key)) << j;
+        missed[(9 * K + j) % 32] = key;
     }
     known << (9 * K)
 }
@@ -480,15 +479,12 @@ fn holds(table: &Table, set: usize, key: u128) -> bool {
 #[inline(always)]
 fn look_up(table: &mut Table, set: usize, key: u128) -> bool {
     let i = 2 * set % NO_SUBSET_LEN;
-    if table[i] == key {
-        return true;
-    }
-    if table[i | 1] == key {
+    let (first, second) = (table[i] == key, table[i | 1] == key);
+    if second {
         table[i | 1] = table[i];
         table[i] = key;
-        return true;
     }
-    false
+    first | second
 }
 
 /// Puts `key` first in set `set` of `table`, its older entry second.
