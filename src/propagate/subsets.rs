@@ -495,20 +495,36 @@ fn remember(table: &mut Table, set: usize, key: u128) {
     table[i] = key;
 }
 
-/// For each 9-bit mask `m`, the k-sets of the nine bits that hold `m`: first those of
-/// [`KSETS23`] (k = 2, 3) as bits of a `u128` (the 36 pairs at bits 0..36, [`PAIRS`], then the
-/// 84 triples, [`TRIPLES`]), then those of [`KSETS4`] (the 126 quads). Both kinds of a mask
-/// share a cache line, so that [`crowded4`] mostly finds in cache the rows [`crowded23`] read.
-static HOLDING: Aligned<[[u128; 2]; 512]> = holding_rows();
+/// For each 9-bit mask `m` of at most three bits, at its [rank](RANK23), the k-sets of
+/// [`KSETS23`] (k = 2, 3) that hold `m`, as bits of a `u128` (the 36 pairs at bits 0..36,
+/// [`PAIRS`], then the 84 triples, [`TRIPLES`]); a mask of more bits is in none ([`NONE23`]).
+/// Compact (2 KiB read, and the 512-byte [`RANK23`]; 256 rows so that a `u8` rank needs no
+/// bounds check): rows by mask, most of them empty, spread the look-ups of
+/// [`crowded23`] over 8 KiB or more, which missed the cache often beside the search's other
+/// tables (about 1 in 3 on forum-hardest; 1 in 8 compact, for one more load each).
+static HOLDING23: Aligned<[u128; 256]> = Aligned(by_rank(&holding(&KSETS23), &RANK23.0));
+/// For each 9-bit mask, the quads ([`KSETS4`]) that hold it, by mask: far fewer look-ups.
+static HOLDING4: Aligned<[u128; 512]> = Aligned(holding(&KSETS4));
+
+/// For each 9-bit mask, its row in [`HOLDING23`]: the masks of at most three bits by bit
+/// count, then in increasing order, the others at [`NONE23`].
+static RANK23: Aligned<[u8; 512]> = Aligned(ranks23());
+/// The empty row of [`HOLDING23`].
+const NONE23: u8 = 130;
 
 /// A cache line's alignment.
 #[repr(align(64))]
 struct Aligned<T>(T);
 
-/// The sets of [`HOLDING`] that hold `m`, of [`KSETS23`] (`FOUR` false) or of [`KSETS4`].
+/// The sets of [`KSETS23`] (`FOUR` false) or of [`KSETS4`] that hold `m`.
 #[inline(always)]
 fn holding_of<const FOUR: bool>(m: u16) -> u128 {
-    HOLDING.0[usize::from(m) % 512][usize::from(FOUR)]
+    let m = usize::from(m) % 512;
+    if FOUR {
+        HOLDING4.0[m]
+    } else {
+        HOLDING23.0[usize::from(RANK23.0[m])]
+    }
 }
 
 static KSETS23: [u16; 120] = ksets(&[2, 3]);
@@ -550,16 +566,34 @@ const fn ksets<const N: usize>(sizes: &[u32]) -> [u16; N] {
     out
 }
 
-/// [`HOLDING`].
-const fn holding_rows() -> Aligned<[[u128; 2]; 512]> {
-    let (in23, in4) = (holding(&KSETS23), holding(&KSETS4));
-    let mut out = [[0u128; 2]; 512];
+/// [`RANK23`].
+const fn ranks23() -> [u8; 512] {
+    let mut out = [NONE23; 512];
+    let mut rank = 0;
+    let mut bits = 0;
+    while bits <= 3 {
+        let mut m: usize = 0;
+        while m < 512 {
+            if m.count_ones() == bits {
+                out[m] = rank;
+                rank += 1;
+            }
+            m += 1;
+        }
+        bits += 1;
+    }
+    out
+}
+
+/// The rows `by_mask` of the masks at their `rank`s.
+const fn by_rank(by_mask: &[u128; 512], rank: &[u8; 512]) -> [u128; 256] {
+    let mut out = [0u128; 256];
     let mut m = 0;
     while m < 512 {
-        out[m] = [in23[m], in4[m]];
+        out[rank[m] as usize] |= by_mask[m];
         m += 1;
     }
-    Aligned(out)
+    out
 }
 
 /// For each 9-bit mask, the sets of `sets` that hold it, as bits.
