@@ -151,9 +151,6 @@ fn correct(boards: &mut Boards, counts: &mut Counts, from: &[u16; 81], to: &[u16
     });
 }
 
-/// How many positions [`Bases`] keeps: one per nesting level of a depth-3 search, and one more.
-const KEPT: usize = 4;
-
 /// The value boards, unit counts and solved cells of one position.
 #[derive(Clone, Copy)]
 struct Base {
@@ -169,36 +166,30 @@ struct Base {
     columns: Columns,
 }
 
-/// The value boards, unit counts and solved cells of the last few positions branches were
-/// tested from (the pass's state at each nesting level), so that a test only corrects the cells
-/// its start differs in. A new position's are corrected from the last one's (the state a fact
-/// restricted, usually).
+/// The value boards, unit counts and solved cells of the last position branches were tested
+/// from (the pass's state), so that a test only corrects the cells its start differs in. A new
+/// position's are corrected from the last one's (the state a fact restricted, usually), in
+/// place. One position only: keeping one per nesting level of a search (four, 4.7 KiB) saved
+/// some corrections but cost more in L1 misses than they did (one kept: fs31's Ir + 12 x D1
+/// misses -0.5 %, the T&E examples' -1.7 %).
 pub(crate) struct Bases {
-    grids: [[u16; 81]; KEPT],
-    bases: [Base; KEPT],
-    len: usize,
-    /// The entry used last.
-    last: usize,
-    /// The entry to replace next (the oldest).
-    next: usize,
+    grid: [u16; 81],
+    base: Base,
 }
 
 impl Default for Bases {
     fn default() -> Self {
-        let empty = Base {
-            boards: [0; 16],
-            counts: [0; 16],
-            marked: [0; 16],
-            solved: 0,
-            rows: [0; 16],
-            columns: [0; 16],
-        };
+        // The empty grid's (all zero), which the first position is corrected from.
         Bases {
-            grids: [[0; 81]; KEPT],
-            bases: [empty; KEPT],
-            len: 0,
-            last: 0,
-            next: 0,
+            grid: [0; 81],
+            base: Base {
+                boards: [0; 16],
+                counts: [0; 16],
+                marked: [0; 16],
+                solved: 0,
+                rows: [0; 16],
+                columns: [0; 16],
+            },
         }
     }
 }
@@ -207,44 +198,22 @@ impl Bases {
     /// The boards, counts and solved cells of `base` (an open fixpoint), computed now unless
     /// kept.
     fn get(&mut self, base: &[u16; 81]) -> &Base {
-        let found = if self.grids[self.last] == *base {
-            Some(self.last)
-        } else {
-            self.grids[..self.len].iter().position(|g| g == base)
-        };
-        let k = match found {
-            Some(k) => k,
-            None => {
-                let k = self.next;
-                self.next = (k + 1) % KEPT;
-                // Corrected from the last entry, or the first from the empty grid's (all zero).
-                // Only the values' boards and counts: the rest is computed from them, and the
-                // padding never changes (a copy of the whole entry, 1 KiB, took a tenth of the
-                // L1 misses of a search).
-                let from = if self.len != 0 { self.last } else { k };
-                for d in 0..9 {
-                    let (board, count) = (self.bases[from].boards[d], self.bases[from].counts[d]);
-                    (self.bases[k].boards[d], self.bases[k].counts[d]) = (board, count);
-                }
-                let b = &mut self.bases[k];
-                correct(&mut b.boards, &mut b.counts, &self.grids[from], base);
-                // `counts` (a fixpoint's, where a unit with one place is one where the value is
-                // placed) with those units marked, as a search starts from; the values' entries
-                // only (the padding stays zero).
-                for d in 0..9 {
-                    b.marked[d] = b.counts[d] | alone(b.counts[d]) >> 1;
-                }
-                b.solved = solved_of(&b.boards);
-                for d in 0..9 {
-                    (b.rows[d], b.columns[d]) = segments_of(b.boards[d]);
-                }
-                self.len = self.len.max(k + 1);
-                self.grids[k] = *base;
-                k
+        if self.grid != *base {
+            let b = &mut self.base;
+            correct(&mut b.boards, &mut b.counts, &self.grid, base);
+            // `counts` (a fixpoint's, where a unit with one place is one where the value is
+            // placed) with those units marked, as a search starts from; the values' entries
+            // only (the padding stays zero).
+            for d in 0..9 {
+                b.marked[d] = b.counts[d] | alone(b.counts[d]) >> 1;
             }
-        };
-        self.last = k;
-        &self.bases[k]
+            b.solved = solved_of(&b.boards);
+            for d in 0..9 {
+                (b.rows[d], b.columns[d]) = segments_of(b.boards[d]);
+            }
+            self.grid = *base;
+        }
+        &self.base
     }
 }
 
