@@ -453,9 +453,8 @@ type Missed = [u128; 32];
 thread_local! {
     /// Units (their [keys](key_of)) known to hold no subset under the default profile, in a
     /// two-way set-associative table, the newest first in its set (a found unit is not moved:
-    /// the look-ups write nothing); `u128::MAX` is no unit. With
-    /// it, room for [`apply_fast`]'s keys of the units it missed, kept here so as not to be
-    /// cleared at every call.
+    /// the look-ups write nothing); `u128::MAX` is no unit. With it, room for [`apply_fast`]'s
+    /// keys of the units it missed, kept here so as not to be cleared at every call.
     static NO_SUBSET: RefCell<Box<NoSubset>> = RefCell::new(Box::new(NoSubset {
         table: [u128::MAX; NO_SUBSET_LEN],
         missed: [0; 32],
@@ -1267,6 +1266,18 @@ mod tests {
             }
             assert_eq!(values_in(key, true), values, "{masks:?}");
             assert_eq!(values_in(key, false), solved, "{masks:?}");
+        }
+    }
+
+    /// The compact tables give, for every mask, exactly the k-sets that hold it.
+    #[test]
+    fn holding_of_matches_a_scan_of_the_sets() {
+        for m in 0..512u16 {
+            let scan = |sets: &[u16]| {
+                (sets.iter().enumerate()).fold(0u128, |a, (k, &s)| a | u128::from(m & !s == 0) << k)
+            };
+            assert_eq!(holding_of::<false>(m), scan(&KSETS23), "{m:#b}");
+            assert_eq!(holding_of::<true>(m), scan(&KSETS4), "{m:#b}");
         }
     }
 
