@@ -271,7 +271,7 @@ fn look_up_kind<const K: usize>(
         let (key, slot) = key_of(&kind_masks::<K>(cells, j));
         // No branch on the answer, and nothing written: the next units' look-ups start while
         // this one waits for its line (a mispredicted answer, about every other look-up, would
-        // otherwise stop them; measured 6 % of the time of classification).
+        // otherwise stop them; measured 3–6 % of the time of classification).
         known |= u32::from(holds(table, slot, key)) << j;
         missed[(9 * K + j) % 32] = key;
     }
