@@ -206,11 +206,9 @@ impl Bases {
             // only (the padding stays zero).
             for d in 0..9 {
                 b.marked[d] = b.counts[d] | alone(b.counts[d]) >> 1;
-            }
-            b.solved = solved_of(&b.boards);
-            for d in 0..9 {
                 (b.rows[d], b.columns[d]) = segments_of(b.boards[d]);
             }
+            b.solved = solved_of(&b.boards);
             self.grid = *base;
         }
         &self.base
