@@ -1,6 +1,7 @@
-//! The README's sample output is the real one: each fenced block under a
-//! `<!-- readme-sample: hdp ARGS -->` marker starts with `$ hdp ARGS` and holds exactly what
-//! that command prints on stdout.
+//! The docs against the binary. The README's sample output is the real one: each fenced block
+//! under a `<!-- readme-sample: hdp ARGS -->` marker starts with `$ hdp ARGS` and holds exactly
+//! what that command prints on stdout. `docs/reference.md` names every command and long option
+//! that `--help` lists, and the docs' relative links resolve inside the repository.
 
 use assert_cmd::Command;
 
