@@ -622,6 +622,7 @@ fn count_lines(path: &str) -> u64 {
 mod tests {
     use super::super::output::{tsv_line, SCHEMA};
     use super::*;
+    use hdp::engine::Limit;
     use serde::de::{Deserializer, IgnoredAny, MapAccess, Visitor};
 
     /// The keys of a JSON object, in order.
