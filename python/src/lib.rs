@@ -14,15 +14,15 @@ use hdp::render::grid::{grid_svg, GridStyle};
 use hdp::render::tree::{tree_svg, TreeStyle};
 use hdp::settings::{self, EngineSettings};
 use hdp::solver::{solve_within, Solutions, SolveLimits, Stop};
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyIterator, PyString};
 use pythonize::pythonize;
 use serde::Serialize;
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{channel, RecvTimeoutError};
-use std::sync::Mutex;
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// How often a batch waiting for its workers looks for Ctrl-C.
@@ -148,67 +148,80 @@ fn record_of(item: &Item, options: &ClassifyOptions, timeout: Option<f64>, timin
     }
 }
 
-/// Classifies `items` on `jobs` threads without the GIL; the records come back in input order.
-/// Ctrl-C stops the batch: the puzzles being classified finish, nothing is returned, and the
-/// `KeyboardInterrupt` is raised.
-fn run_batch(
-    py: Python<'_>,
-    items: &[Item],
-    options: &ClassifyOptions,
-    timeout: Option<f64>,
-    timing: bool,
-    jobs: usize,
-) -> PyResult<Vec<Record>> {
-    let stop = AtomicBool::new(false);
-    let next = Mutex::new(0usize);
-    let results: PyResult<Vec<Option<Record>>> = py.detach(|| {
-        let (done_tx, done_rx) = channel::<(usize, Record)>();
-        std::thread::scope(|scope| {
-            for _ in 0..jobs.min(items.len()).max(1) {
-                let done_tx = done_tx.clone();
-                let (stop, next) = (&stop, &next);
-                scope.spawn(move || loop {
-                    if stop.load(Ordering::SeqCst) {
-                        break;
-                    }
-                    let i = match next.lock() {
-                        Ok(mut n) => {
-                            *n += 1;
-                            *n - 1
-                        }
-                        Err(_) => break,
-                    };
-                    let Some(item) = items.get(i) else { break };
-                    if done_tx
-                        .send((i, record_of(item, options, timeout, timing)))
-                        .is_err()
-                    {
-                        break;
-                    }
-                });
+/// Worker threads that live as long as one batch, so that their per-thread caches (propagation's
+/// table of units without a subset, the engine's spare buffers) stay warm from chunk to chunk.
+struct Pool {
+    work: Sender<(usize, Item)>,
+    done: Mutex<Receiver<(usize, Option<Record>)>>,
+    stop: Arc<AtomicBool>,
+}
+
+impl Pool {
+    fn new(jobs: usize, options: ClassifyOptions, timeout: Option<f64>, timing: bool) -> Pool {
+        let (work, work_rx) = channel::<(usize, Item)>();
+        let (done_tx, done) = channel();
+        let work_rx = Arc::new(Mutex::new(work_rx));
+        let stop = Arc::new(AtomicBool::new(false));
+        for _ in 0..jobs {
+            let (work_rx, done_tx, stop) = (work_rx.clone(), done_tx.clone(), stop.clone());
+            std::thread::spawn(move || loop {
+                let next = work_rx.lock().ok().and_then(|rx| rx.recv().ok());
+                let Some((i, item)) = next else { break };
+                // After Ctrl-C the queued items are answered without work.
+                let record = (!stop.load(Ordering::SeqCst))
+                    .then(|| record_of(&item, &options, timeout, timing));
+                if done_tx.send((i, record)).is_err() {
+                    break;
+                }
+            });
+        }
+        Pool {
+            work,
+            done: Mutex::new(done),
+            stop,
+        }
+    }
+
+    /// Classifies `items` without the GIL; the records come back in input order. Ctrl-C stops
+    /// the chunk: the puzzles being classified finish, nothing is returned, and the
+    /// `KeyboardInterrupt` is raised.
+    fn run(&self, py: Python<'_>, items: Vec<Item>) -> PyResult<Vec<Record>> {
+        let n = items.len();
+        let results: PyResult<Vec<Option<Record>>> = py.detach(|| {
+            let done = self
+                .done
+                .lock()
+                .map_err(|_| PyRuntimeError::new_err("a worker of this batch failed"))?;
+            for (i, item) in items.into_iter().enumerate() {
+                if self.work.send((i, item)).is_err() {
+                    return Err(PyRuntimeError::new_err("the workers of this batch ended"));
+                }
             }
-            drop(done_tx);
             let mut results: Vec<Option<Record>> = Vec::new();
-            results.resize_with(items.len(), || None);
-            let mut signal = Ok(());
-            loop {
-                match done_rx.recv_timeout(SIGNAL_POLL) {
-                    Ok((i, r)) => results[i] = Some(r),
-                    Err(RecvTimeoutError::Timeout) => {
-                        if signal.is_ok() {
-                            signal = Python::attach(|py| py.check_signals());
-                            if signal.is_err() {
-                                stop.store(true, Ordering::SeqCst);
-                            }
+            results.resize_with(n, || None);
+            let (mut received, mut signal) = (0, Ok(()));
+            while received < n {
+                match done.recv_timeout(SIGNAL_POLL) {
+                    Ok((i, r)) => {
+                        results[i] = r;
+                        received += 1;
+                    }
+                    Err(RecvTimeoutError::Timeout) if signal.is_ok() => {
+                        signal = Python::attach(|py| py.check_signals());
+                        if signal.is_err() {
+                            self.stop.store(true, Ordering::SeqCst);
                         }
                     }
-                    Err(RecvTimeoutError::Disconnected) => break,
+                    Err(RecvTimeoutError::Timeout) => {}
+                    Err(RecvTimeoutError::Disconnected) => {
+                        return Err(PyRuntimeError::new_err("the workers of this batch ended"))
+                    }
                 }
             }
             signal.map(|()| results)
-        })
-    });
-    Ok(results?.into_iter().flatten().collect())
+        });
+        Ok(results?.into_iter().flatten().collect())
+    }
 }
 
 fn jobs_or_cores(jobs: Option<usize>) -> PyResult<usize> {
@@ -224,9 +237,7 @@ fn jobs_or_cores(jobs: Option<usize>) -> PyResult<usize> {
 #[pyclass(module = "hdp._hdp")]
 struct ClassifyIter {
     source: Py<PyIterator>,
-    options: ClassifyOptions,
-    timeout: Option<f64>,
-    timing: bool,
+    pool: Pool,
     jobs: usize,
     line: usize,
     ready: VecDeque<Record>,
@@ -272,15 +283,14 @@ impl ClassifyIter {
                     }
                 }
             }
-            let records = run_batch(
-                py,
-                &items,
-                &self.options,
-                self.timeout,
-                self.timing,
-                self.jobs,
-            )?;
-            self.ready.extend(records);
+            match self.pool.run(py, items) {
+                Ok(records) => self.ready.extend(records),
+                Err(e) => {
+                    // An interrupted batch ends: its chunk is lost, nothing half-made is kept.
+                    self.exhausted = true;
+                    return Err(e);
+                }
+            }
         }
     }
 }
@@ -301,12 +311,12 @@ fn classify_iter(
         ));
     }
     let timeout = engine_settings(engine)?.timeout;
+    let options = classify_settings(te, engine)?;
+    let jobs = jobs_or_cores(jobs)?;
     Ok(ClassifyIter {
         source: puzzles.try_iter()?.unbind(),
-        options: classify_settings(te, engine)?,
-        timeout,
-        timing,
-        jobs: jobs_or_cores(jobs)?,
+        pool: Pool::new(jobs, options, timeout, timing),
+        jobs,
         line: 0,
         ready: VecDeque::new(),
         exhausted: false,
