@@ -46,7 +46,7 @@ the level the same in every orientation and labelling of the grid:
   deep      very deep pair reduction is needed (depth 3)
   extreme   depth 4 or more
   unsolved  a limit stopped the analysis first; the column `limit` says which (depth, budget,
-            timeout)
+            timeout, or solver: the exact solver's node budget, `solutions` then empty)
 Columns: `constraint_levels` lists the nesting levels (1 = the outermost decisions) at which
 constraint pairs decided something; `pairs_tests` counts the level run's branch tests. `depth`
 is the depth with the configured --decisions (default: cell and constraint pairs in every
@@ -300,7 +300,7 @@ fn classify_one(work: Work, options: &ClassifyOptions, timeout: Option<f64>) -> 
         .map(|t| start + Duration::from_secs_f64(t.min(1e9)));
     let c = classify(&puzzle.grid, &opts);
     record.micros = Some(start.elapsed().as_micros() as u64);
-    record.solutions = Some(c.solutions);
+    record.solutions = c.solutions;
     record.level = c.level;
     record.depth_pairs = c.depth_pairs;
     record.constraint_levels = c
@@ -316,10 +316,10 @@ fn classify_one(work: Work, options: &ClassifyOptions, timeout: Option<f64>) -> 
     record.facts = c.effort.facts;
     record.limit = c.limit;
     match c.solutions {
-        // A solver stopped by a limit is not "no solution": the record's limit says which.
-        0 if c.limit.is_some() => {}
-        0 => record.error = Some("no solution".into()),
-        2 => record.error = Some("several solutions".into()),
+        // A solver stopped by a limit is not "no solution": the count stays empty, the record's
+        // limit says which.
+        Some(0) => record.error = Some("no solution".into()),
+        Some(2) => record.error = Some("several solutions".into()),
         _ => {}
     }
     (source, record)
