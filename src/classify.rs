@@ -8,7 +8,7 @@ use crate::engine::{Analysis, Budget, Limit, Options, Recording, Shared, Spare, 
 use crate::format::Puzzle;
 use crate::grid::Grid;
 use crate::propagate::{propagate, Outcome, Profile};
-use crate::solver::{solve_within, Solutions, SolveLimits};
+use crate::solver::{solve_within, Solutions, SolveLimits, Stop};
 use crate::ParseError;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -156,9 +156,9 @@ pub struct Effort {
 /// The classification of one puzzle.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Classification {
-    /// 0, 1, or 2 (several); 0 too when the solver stopped at a limit (`limit` is set, the
-    /// level is `unsolved`).
-    pub solutions: u8,
+    /// 0, 1, or 2 (several); `None` when the solver stopped at a limit before it knew (`limit`
+    /// says which, the level is `unsolved`).
+    pub solutions: Option<u8>,
     /// The level: from `depth_pairs` (or, for trial and error, from `depth`).
     pub level: Option<Level>,
     /// Reduction depth with the source's method (`pairs`); `None` if not solved within the
@@ -175,6 +175,29 @@ pub struct Classification {
     pub effort: Effort,
     /// Which limit stopped a run, if one did (the level is then `unsolved` if it was the level's).
     pub limit: Option<Limit>,
+}
+
+impl Classification {
+    /// The classification of a puzzle that is not analysed, from its solution count: none or
+    /// several solutions (no level), or a count that `stop` interrupted (unknown count, level
+    /// `unsolved`, the limit says which). With one solution, the start of a classification.
+    pub fn without_analysis(count: &Result<Solutions, Stop>) -> Classification {
+        let mut c = Classification {
+            solutions: count.as_ref().ok().map(Solutions::count),
+            level: None,
+            depth_pairs: None,
+            constraint_levels: Vec::new(),
+            pairs_effort: Effort::default(),
+            depth: None,
+            effort: Effort::default(),
+            limit: None,
+        };
+        if let Err(stop) = count {
+            c.limit = Some((*stop).into());
+            c.level = Some(Level::Unsolved);
+        }
+        c
+    }
 }
 
 fn depth_of(a: &Analysis) -> Option<u8> {
@@ -201,32 +224,10 @@ fn limit(a: &Analysis) -> Option<Limit> {
 
 /// Classifies `grid`. Puzzles without exactly one solution get no depth and no level.
 pub fn classify(grid: &Grid, options: &ClassifyOptions) -> Classification {
-    let mut c = Classification {
-        solutions: 0,
-        level: None,
-        depth_pairs: None,
-        constraint_levels: Vec::new(),
-        pairs_effort: Effort::default(),
-        depth: None,
-        effort: Effort::default(),
-        limit: None,
-    };
-    let solution = match solve_within(grid, SolveLimits::until(options.engine.budget.deadline)) {
-        Ok(Solutions::None) => return c,
-        Ok(Solutions::Multiple(_)) => {
-            c.solutions = 2;
-            return c;
-        }
-        Ok(Solutions::Unique(solution)) => {
-            c.solutions = 1;
-            solution
-        }
-        Err(stop) => {
-            // The count is unknown: no depth, level `unsolved`, and the limit says why.
-            c.limit = Some(stop.into());
-            c.level = Some(Level::Unsolved);
-            return c;
-        }
+    let count = solve_within(grid, SolveLimits::until(options.engine.budget.deadline));
+    let mut c = Classification::without_analysis(&count);
+    let Ok(Solutions::Unique(solution)) = count else {
+        return c;
     };
     let mut singles = *grid;
     let singles_solve = propagate(&mut singles, &Profile::SINGLES) == Outcome::Solved;
@@ -352,7 +353,7 @@ impl Record {
         let mut record = Record {
             puzzle: puzzle.grid.to_line(),
             label: puzzle.label.clone().unwrap_or_default(),
-            solutions: Some(c.solutions),
+            solutions: c.solutions,
             level: c.level,
             depth_pairs: c.depth_pairs,
             constraint_levels: c
@@ -370,10 +371,10 @@ impl Record {
             ..Record::empty(line, options)
         };
         match c.solutions {
-            // A solver stopped by a limit is not "no solution": the record's limit says which.
-            0 if c.limit.is_some() => {}
-            0 => record.error = Some("no solution".into()),
-            2 => record.error = Some("several solutions".into()),
+            // A solver stopped by a limit is not "no solution": the count stays empty, the
+            // record's limit says which.
+            Some(0) => record.error = Some("no solution".into()),
+            Some(2) => record.error = Some("several solutions".into()),
             _ => {}
         }
         record

@@ -45,7 +45,7 @@ the level the same in every orientation and labelling of the grid:
   deep      very deep pair reduction is needed (depth 3)
   extreme   depth 4 or more
   unsolved  a limit stopped the analysis first; the column `limit` says which (depth, budget,
-            timeout)
+            timeout, or solver: the exact solver's node budget, `solutions` then empty)
 Columns: `constraint_levels` lists the nesting levels (1 = the outermost decisions) at which
 constraint pairs decided something; `pairs_tests` counts the level run's branch tests. `depth`
 is the depth with the configured --decisions (default: cell and constraint pairs in every

@@ -5,6 +5,8 @@ mod classify;
 #[cfg(feature = "cli")]
 mod cli;
 mod common;
+#[cfg(feature = "cli")]
+mod defects_faults;
 mod engine;
 #[cfg(feature = "cli")]
 mod faults;
