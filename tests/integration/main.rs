@@ -5,6 +5,8 @@ mod classify;
 #[cfg(feature = "cli")]
 mod cli;
 mod common;
+#[cfg(feature = "cli")]
+mod defects_inputs;
 mod engine;
 #[cfg(feature = "cli")]
 mod faults;
