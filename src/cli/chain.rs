@@ -122,7 +122,7 @@ pub fn run(a: &ChainArgs, out: &mut Output) -> anyhow::Result<i32> {
         let p = match r.puzzle {
             Ok(p) => p,
             Err(e) => {
-                error(format_args!("{source}: {e}"));
+                e.report(&source);
                 if let (ReadError::Parse(e), ChainFormat::Json) = (&e, a.format) {
                     out.error_record(&source, e.line, &e.to_string())?;
                 }
@@ -131,7 +131,7 @@ pub fn run(a: &ChainArgs, out: &mut Output) -> anyhow::Result<i32> {
             }
         };
         if let Err(e) = apply_context(&p.grid, &given) {
-            error(format_args!("{source} line {}: --given: {e}", p.line));
+            error(format_args!("{source}: line {}: --given: {e}", p.line));
             if a.format == ChainFormat::Json {
                 out.error_record(&source, p.line, &format!("--given: {e}"))?;
             }
@@ -171,7 +171,7 @@ pub fn run(a: &ChainArgs, out: &mut Output) -> anyhow::Result<i32> {
                 }
                 _ => problem,
             };
-            error(format_args!("{source} line {}: {problem}", p.line));
+            error(format_args!("{source}: line {}: {problem}", p.line));
             code = EXIT_PUZZLE;
         }
         if a.minimal {

@@ -12,7 +12,7 @@
 //! summary so far goes to stderr and the exit code is [`EXIT_INTERRUPTED`]. A second signal
 //! exits at once. A write error (a closed pipe) stops the hand-out the same way and ends the run.
 
-use super::input::{Puzzles, ReadArgs, ReadError, WhenEmpty};
+use super::input::{Puzzles, ReadArgs, ReadError};
 use super::output::{plain_text, tsv_header};
 use super::{EngineArgs, EXIT_OK, EXIT_PUZZLE};
 use clap::{Args, ValueEnum};
@@ -405,7 +405,7 @@ pub fn run(a: &ClassifyArgs, out: &mut super::Output) -> anyhow::Result<i32> {
         let read = a.read.clone();
         let (shard, skip) = (a.shard, a.skip);
         std::thread::spawn(move || {
-            let puzzles = Puzzles::new(files, &read, WhenEmpty::Nothing);
+            let puzzles = Puzzles::new(files, &read);
             let (mut puzzle_index, mut kept, mut index) = (0usize, 0usize, 0usize);
             for item in puzzles {
                 if STOP.load(Ordering::SeqCst) {

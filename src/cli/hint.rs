@@ -75,7 +75,7 @@ pub fn write_minimal(
 ) -> anyhow::Result<bool> {
     let result = minimal(analysis);
     if let Err(e @ (MinimalError::Limit(_) | MinimalError::Unverified(_))) = &result {
-        error(format_args!("{source} line {line}: {e}"));
+        error(format_args!("{source}: line {line}: {e}"));
     }
     if json {
         let (minimal, minimal_error) = match &result {
@@ -174,7 +174,7 @@ pub fn run(a: &HintArgs, out: &mut Output) -> anyhow::Result<i32> {
     for (i, r) in reads.enumerate() {
         let source = r.source.clone();
         let mut fail = |out: &mut Output, line: usize, msg: &str| -> anyhow::Result<()> {
-            error(format_args!("{source} line {line}: {msg}"));
+            error(format_args!("{source}: line {line}: {msg}"));
             if json {
                 out.error_record(&source, line, msg)?;
             }
@@ -184,11 +184,16 @@ pub fn run(a: &HintArgs, out: &mut Output) -> anyhow::Result<i32> {
         let p = match r.puzzle {
             Ok(p) => p,
             Err(e) => {
+                // The parse error names its line and column itself.
                 let line = match &e {
                     ReadError::Parse(pe) => pe.line,
                     ReadError::Input(_) => 0,
                 };
-                fail(out, line, &e.to_string())?;
+                e.report(&source);
+                if json {
+                    out.error_record(&source, line, &e.to_string())?;
+                }
+                code = EXIT_PUZZLE;
                 continue;
             }
         };

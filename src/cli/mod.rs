@@ -33,9 +33,9 @@ pub const EXIT_BROKEN_PIPE: i32 = 141;
 const EXIT_HELP: &str = "\
 Exit codes:
   0    success
-  1    a puzzle was invalid, unsolvable, had several solutions or was not solved within the
-       limits, or a batch had a bad line (each with a message on stderr)
+  1    a puzzle was invalid, unsolvable, had several solutions or was not solved within the limits, a batch had a bad line, or an input held no puzzle (each with a message on stderr)
   2    usage or I/O error (including output that cannot be written, e.g. a full disk)
+  130  interrupted by SIGINT (Ctrl-C) or SIGTERM
   141  standard output was closed early (e.g. piped into `head`); nothing is printed
 
 With no command, hdp prints the HDP chain of Arto Inkala's puzzle with the source's method

@@ -7,6 +7,8 @@ mod cli;
 mod common;
 #[cfg(feature = "cli")]
 mod defects_faults;
+#[cfg(feature = "cli")]
+mod defects_inputs;
 mod engine;
 #[cfg(feature = "cli")]
 mod faults;
