@@ -13,6 +13,8 @@ mod engine;
 #[cfg(feature = "cli")]
 mod faults;
 #[cfg(feature = "cli")]
+mod generate;
+#[cfg(feature = "cli")]
 mod hostile;
 #[cfg(feature = "cli")]
 mod inputs;
