@@ -310,6 +310,13 @@ pub struct Record {
     pub micros: Option<u64>,
     /// Why the line has no level: it did not parse, or the puzzle has no unique solution.
     pub error: Option<String>,
+    /// With `--proof-size`: the moves of all derivations of the minimal contradiction proof
+    /// (empty when there is none within the limits).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub proof_moves: Option<Option<usize>>,
+    /// With `--proof-size`: the lines of that proof.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub proof_lines: Option<Option<usize>>,
 }
 
 impl Record {
@@ -334,6 +341,8 @@ impl Record {
             limit: None,
             micros: None,
             error: None,
+            proof_moves: None,
+            proof_lines: None,
         }
     }
 

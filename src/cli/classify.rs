@@ -117,6 +117,10 @@ pub struct ClassifyArgs {
     /// Print only the summary, to stdout (instead of --summary's records plus summary on stderr).
     #[arg(long, conflicts_with = "summary")]
     pub summary_only: bool,
+    /// Add the columns proof_moves and proof_lines: the size of the minimal proof that only
+    /// contradictions prove, in moves of its derivations and in lines (slower: one more analysis).
+    #[arg(long)]
+    pub proof_size: bool,
 }
 
 fn parse_shard(s: &str) -> Result<(usize, usize), String> {
@@ -158,6 +162,13 @@ fn into_plain(mut record: Record) -> Record {
     record
 }
 
+/// What a worker needs beside the options: the timeout and whether to size proofs.
+#[derive(Clone, Copy)]
+struct Extra {
+    timeout: Option<f64>,
+    proof_size: bool,
+}
+
 /// One item handed to a worker.
 enum Work {
     /// A puzzle to classify.
@@ -190,12 +201,12 @@ enum Done {
 }
 
 /// The record of one item, with the stderr message of a bad line.
-fn finish(work: Work, options: &ClassifyOptions, timeout: Option<f64>) -> Done {
+fn finish(work: Work, options: &ClassifyOptions, extra: Extra) -> Done {
     let message = match &work {
         Work::Bad { source, error, .. } => Some(format!("{source}: {error}")),
         Work::Puzzle { .. } => None,
     };
-    let (source, record) = classify_one(work, options, timeout);
+    let (source, record) = classify_one(work, options, extra);
     Done::Record {
         source,
         record: Box::new(record),
@@ -203,14 +214,23 @@ fn finish(work: Work, options: &ClassifyOptions, timeout: Option<f64>) -> Done {
     }
 }
 
-fn classify_one(work: Work, options: &ClassifyOptions, timeout: Option<f64>) -> (String, Record) {
+fn classify_one(work: Work, options: &ClassifyOptions, extra: Extra) -> (String, Record) {
+    let unsized_proof = |mut record: Record| {
+        if extra.proof_size {
+            (record.proof_moves, record.proof_lines) = (Some(None), Some(None));
+        }
+        record
+    };
     match work {
         Work::Bad {
             source,
             line,
             raw,
             error,
-        } => (source, Record::bad(line, raw, &error, options)),
+        } => (
+            source,
+            unsized_proof(Record::bad(line, raw, &error, options)),
+        ),
         Work::Puzzle {
             source,
             line,
@@ -218,10 +238,18 @@ fn classify_one(work: Work, options: &ClassifyOptions, timeout: Option<f64>) -> 
         } => {
             let start = Instant::now();
             let mut opts = *options;
-            opts.engine.budget.deadline = timeout
+            opts.engine.budget.deadline = extra
+                .timeout
                 .filter(|t| t.is_finite() && *t >= 0.0)
                 .map(|t| start + Duration::from_secs_f64(t.min(1e9)));
             let mut record = Record::of(line, &puzzle, &opts);
+            if extra.proof_size && record.solutions == Some(1) {
+                let size = hdp::derivation::proof_size(&puzzle.grid, &opts.engine);
+                record.proof_moves = Some(size.map(|s| s.moves));
+                record.proof_lines = Some(size.map(|s| s.lines));
+            } else {
+                record = unsized_proof(record);
+            }
             record.micros = Some(start.elapsed().as_micros() as u64);
             (source, record)
         }
@@ -397,7 +425,10 @@ pub fn run(a: &ClassifyArgs, out: &mut super::Output) -> anyhow::Result<i32> {
     });
     let width = WINDOW * threads;
     let dispatched = Arc::new(AtomicUsize::new(0));
-    let timeout = a.engine.timeout;
+    let extra = Extra {
+        timeout: a.engine.timeout,
+        proof_size: a.proof_size,
+    };
     let (work_tx, work_rx) = channel::<(usize, Work)>();
     let (done_tx, done_rx) = channel::<(usize, Done)>();
     {
@@ -449,9 +480,9 @@ pub fn run(a: &ClassifyArgs, out: &mut super::Output) -> anyhow::Result<i32> {
                 dispatched.fetch_add(1, Ordering::SeqCst);
                 // A bad line needs no engine: its record goes straight to the writer.
                 let sent = match work {
-                    Work::Bad { .. } => done_tx
-                        .send((index, finish(work, &options, timeout)))
-                        .is_ok(),
+                    Work::Bad { .. } => {
+                        done_tx.send((index, finish(work, &options, extra))).is_ok()
+                    }
                     Work::Puzzle { .. } => work_tx.send((index, work)).is_ok(),
                 };
                 if !sent {
@@ -473,7 +504,7 @@ pub fn run(a: &ClassifyArgs, out: &mut super::Output) -> anyhow::Result<i32> {
             let done = if STOP.load(Ordering::SeqCst) {
                 Done::Dropped
             } else {
-                finish(work, &options, timeout)
+                finish(work, &options, extra)
             };
             if done_tx.send((index, done)).is_err() {
                 break;
@@ -498,7 +529,10 @@ fn write_records(
         e
     };
     if !a.summary_only && a.format == RecordFormat::Tsv {
-        let template = Record::empty(0, &a.engine.classify_options(a.te));
+        let mut template = Record::empty(0, &a.engine.classify_options(a.te));
+        if a.proof_size {
+            (template.proof_moves, template.proof_lines) = (Some(None), Some(None));
+        }
         out.write_all(&tsv_header(&template)?)
             .and_then(|()| out.flush())
             .map_err(stop_on_error)?;

@@ -9,6 +9,7 @@ mod common;
 mod defects_faults;
 #[cfg(feature = "cli")]
 mod defects_inputs;
+mod derivation;
 mod engine;
 #[cfg(feature = "cli")]
 mod faults;
