@@ -182,7 +182,7 @@ fn the_reference_names_every_command_and_option() {
     }
     assert!(
         missing.is_empty(),
-        "docs/reference.md does not name: {missing:?}"
+        "docs/reference.md lacks {missing:?}: add a line or a table row for each"
     );
 }
 
