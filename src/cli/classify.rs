@@ -478,8 +478,10 @@ pub fn run(a: &ClassifyArgs, out: &mut super::Output) -> anyhow::Result<i32> {
     } else {
         a.files.clone()
     };
-    // A total for the progress bar when every input is a file (lines counted while streaming).
-    let total = if std::io::stderr().is_terminal() && files.iter().all(|f| f != "-") {
+    // A total for the progress bar when every input is a regular file, whose lines can be
+    // counted before they are read; a pipe, FIFO or `<(cmd)` can be read only once.
+    let regular = |f: &String| std::fs::metadata(f).is_ok_and(|m| m.is_file());
+    let total = if std::io::stderr().is_terminal() && files.iter().all(regular) {
         Some(files.iter().map(|f| count_lines(f)).sum())
     } else {
         None

@@ -2,6 +2,7 @@
 
 mod chain;
 mod classify;
+mod files;
 mod hint;
 mod input;
 mod output;

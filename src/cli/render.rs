@@ -1,6 +1,7 @@
 //! `hdp render` (tree, grid and step pictures) and `hdp report` (HTML reports).
 
 use super::chain::Variant;
+use super::files;
 use super::input::{Puzzles, Read1, ReadError, WhenEmpty};
 use super::output::error;
 use super::{status_problem, EngineArgs, InputArgs, Output, EXIT_OK, EXIT_PUZZLE};
@@ -56,7 +57,7 @@ pub enum RenderWhat {
         #[arg(long, value_enum, default_value_t = TreeFormat::Svg)]
         format: TreeFormat,
         /// Output file, or - for standard output.
-        #[arg(short, long, default_value = "tree.svg")]
+        #[arg(short, long, default_value = "tree.svg", value_parser = parse_file)]
         output: PathBuf,
     },
     /// The grid with its remaining candidates as SVG (after propagation and the context).
@@ -77,7 +78,7 @@ pub enum RenderWhat {
         #[arg(long)]
         title: Option<String>,
         /// Output file, or - for standard output.
-        #[arg(short, long, default_value = "grid.svg")]
+        #[arg(short, long, default_value = "grid.svg", value_parser = parse_file)]
         output: PathBuf,
     },
     /// One grid picture per step of the steps chain, named in order.
@@ -208,32 +209,39 @@ impl ReportArgs {
     }
 }
 
-/// An output directory: `-` (standard output) cannot hold several files.
+/// An output directory: `-` (standard output) cannot hold several files, and an empty name is
+/// no folder (it would write into the current one).
 fn parse_dir(s: &str) -> Result<PathBuf, String> {
     if s == "-" {
         Err("this writes several files: give a directory (- is only for single files)".into())
+    } else if s.is_empty() {
+        Err("an empty name is not a folder: give one, e.g. -o report".into())
     } else {
         Ok(PathBuf::from(s))
     }
 }
 
-/// Writes a single-file result to `path`, or to standard output when `path` is `-`.
+/// An output file, or `-` for standard output; not an empty name.
+fn parse_file(s: &str) -> Result<PathBuf, String> {
+    if s.is_empty() {
+        Err("an empty name is not a file: give one, or - for standard output".into())
+    } else {
+        Ok(PathBuf::from(s))
+    }
+}
+
+/// Writes a single-file result to `path` (its folder created when missing; see `files`), or
+/// to standard output when `path` is `-`.
 fn write_file(out: &mut Output, path: &Path, content: &str) -> anyhow::Result<()> {
     if path.as_os_str() == "-" {
         out.write_all(content.as_bytes())?;
         Ok(())
     } else {
-        write(path, content)
+        if let Some(dir) = path.parent() {
+            files::make_output_dir(dir)?;
+        }
+        files::write_file(path, content.as_bytes())
     }
-}
-
-fn write(path: &Path, content: &str) -> anyhow::Result<()> {
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", dir.display()))?;
-    }
-    std::fs::write(path, content)
-        .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))
 }
 
 /// The first puzzle of the input, or the exit code after reporting why there is none.
@@ -370,8 +378,18 @@ pub fn run_render(a: &RenderArgs, out: &mut Output) -> anyhow::Result<i32> {
                 selected(&analysis, false)
             };
             let drawn = lines.len().min(*max_steps);
-            for (name, svg) in pictures(&analysis, &lines[..drawn]) {
-                write(&output.join(name), &svg)?;
+            files::make_output_dir(output)?;
+            let pictures = pictures(&analysis, &lines[..drawn]);
+            // Step pictures of an earlier run that this one does not draw again go: a re-used
+            // folder shows this run only (other files stay).
+            for stale in files::regular_files(output)? {
+                let owned = is_report_file(&format!("steps/{stale}"));
+                if owned && !pictures.iter().any(|(name, _)| *name == stale) {
+                    files::remove_regular_file(&output.join(&stale))?;
+                }
+            }
+            for (name, svg) in pictures {
+                files::write_file(&output.join(name), svg.as_bytes())?;
             }
             if drawn < lines.len() && !super::output::quiet() {
                 super::output::stderr_line(format_args!(
@@ -412,9 +430,10 @@ fn short_name(source: &str, p: &Puzzle) -> String {
     format!("{start}… ({} givens)", p.grid.solved_count())
 }
 
-/// Writes the report of `input` into `dir`, after removing the files an older report left there
-/// that this one does not write again (only names a report writes: `is_report_file`); returns
-/// how many step pictures it drew.
+/// Writes the report of `input` into `dir` (an existing real folder), after removing the files
+/// an older report left there that this one does not write again (only regular files with names
+/// a report writes: `is_report_file`); returns how many step pictures it drew. Each file is
+/// written safely (`files`), and a `steps` that is a symbolic link is an error.
 fn write_report(
     dir: &Path,
     input: &ReportInput,
@@ -430,14 +449,15 @@ fn write_report(
         .collect();
     for stale in report_files(dir)? {
         if !written.contains(stale.as_str()) {
-            std::fs::remove_file(dir.join(&stale)).map_err(|e| {
-                anyhow::anyhow!("cannot remove {}: {e}", dir.join(&stale).display())
-            })?;
+            files::remove_regular_file(&dir.join(&stale))?;
         }
     }
-    write(&dir.join("index.html"), &r.index_html)?;
+    if r.files.iter().any(|(name, _)| name.starts_with("steps/")) {
+        files::make_sub_dir(dir, "steps")?;
+    }
+    files::write_file(&dir.join("index.html"), r.index_html.as_bytes())?;
     for (name, content) in &r.files {
-        write(&dir.join(name), content)?;
+        files::write_file(&dir.join(name), content.as_bytes())?;
     }
     Ok(r.files
         .iter()
@@ -445,24 +465,16 @@ fn write_report(
         .count())
 }
 
-/// The files of an older report in `dir` (relative, `/`-separated): those whose names a report
-/// writes, in `dir` and `dir/steps`; none when `dir` does not exist.
+/// The files of an older report in `dir` (relative, `/`-separated): the regular files whose
+/// names a report writes, in `dir` and `dir/steps` (an error when `steps` is a symbolic link);
+/// none when `dir` does not exist.
 fn report_files(dir: &Path) -> anyhow::Result<Vec<String>> {
     let mut found = Vec::new();
     for (sub, prefix) in [(dir.to_path_buf(), ""), (dir.join("steps"), "steps/")] {
-        let entries = match std::fs::read_dir(&sub) {
-            Ok(entries) => entries,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
-            Err(e) => return Err(anyhow::anyhow!("cannot read {}: {e}", sub.display())),
-        };
-        for entry in entries {
-            let entry = entry.map_err(|e| anyhow::anyhow!("cannot read {}: {e}", sub.display()))?;
-            let is_file = entry.file_type().is_ok_and(|t| t.is_file());
-            if let Some(name) = entry.file_name().to_str() {
-                let rel = format!("{prefix}{name}");
-                if is_file && is_report_file(&rel) {
-                    found.push(rel);
-                }
+        for name in files::regular_files(&sub)? {
+            let rel = format!("{prefix}{name}");
+            if is_report_file(&rel) {
+                found.push(rel);
             }
         }
     }
@@ -496,6 +508,23 @@ fn slug(name: &str) -> String {
     }
 }
 
+/// A folder name for the puzzle of line `line` not in `used` (and now added to it): `base`, else
+/// `base-LINE`, else `base-LINE-2`, `-3`, … (labels such as `a`, `a-4`, `a` would otherwise
+/// send two reports to one folder).
+fn unique_folder(used: &mut std::collections::BTreeSet<String>, base: &str, line: usize) -> String {
+    let mut name = base.to_string();
+    let mut k = 1;
+    while used.contains(&name) {
+        name = match k {
+            1 => format!("{base}-{line}"),
+            k => format!("{base}-{line}-{k}"),
+        };
+        k += 1;
+    }
+    used.insert(name.clone());
+    name
+}
+
 /// The longest folder name `report --index` derives from a label.
 const SLUG_MAX: usize = 64;
 
@@ -517,6 +546,7 @@ pub fn run_report(a: &ReportArgs, _out: &mut Output) -> anyhow::Result<i32> {
         };
         let title = a.title.clone().unwrap_or_else(|| short_name(&source, &p));
         let input = ReportInput::analyse(&title, &p.grid, &options);
+        files::make_output_dir(&a.output)?;
         write_report(&a.output, &input, a.max_steps, &Nav::default())?;
         return Ok(match report_problem(&input) {
             None => EXIT_OK,
@@ -574,7 +604,7 @@ fn link_reports(out: &Path, title: &str, entries: &[IndexEntry]) -> anyhow::Resu
         let page = out.join(&e.link);
         let html = std::fs::read_to_string(&page)
             .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", page.display()))?;
-        write(&page, &with_nav(&html, &nav)?)?;
+        files::write_file(&page, with_nav(&html, &nav)?.as_bytes())?;
     }
     Ok(())
 }
@@ -613,11 +643,7 @@ fn run_index(a: &ReportArgs, index: &str, options: &Options) -> anyhow::Result<i
         let name = title
             .or_else(|| p.label.clone())
             .unwrap_or_else(|| format!("line {n}"));
-        let mut dir = slug(&name);
-        if !used.insert(dir.clone()) {
-            dir = format!("{dir}-{n}");
-            used.insert(dir.clone());
-        }
+        let dir = unique_folder(&mut used, &slug(&name), n);
         // --timeout is per puzzle: each analysis gets its own deadline.
         let options = Options {
             budget: Budget {
@@ -634,7 +660,9 @@ fn run_index(a: &ReportArgs, index: &str, options: &Options) -> anyhow::Result<i
             index: Some(index_link(&title_of_index(a, index), &dir)),
             ..Nav::default()
         };
-        let drawn = write_report(&a.output.join(&dir), &input, max_steps, &nav)?;
+        files::make_output_dir(&a.output)?;
+        let folder = files::make_sub_dir(&a.output, &dir)?;
+        let drawn = write_report(&folder, &input, max_steps, &nav)?;
         if steps_left > 0 && drawn == steps_left {
             used_up = Some((name.clone(), entries.len() + 1));
         }
@@ -682,9 +710,10 @@ fn run_index(a: &ReportArgs, index: &str, options: &Options) -> anyhow::Result<i
     }
     let title = title_of_index(a, index);
     link_reports(&a.output, &title, &entries)?;
-    write(
+    files::make_output_dir(&a.output)?;
+    files::write_file(
         &a.output.join("index.html"),
-        &index_html(&title, &entries, &notes)?,
+        index_html(&title, &entries, &notes)?.as_bytes(),
     )?;
     Ok(puzzles.exit_code(code))
 }

@@ -159,3 +159,207 @@ fn a_solver_limit_is_an_unknown_count_named_as_the_solvers() {
         r.err
     );
 }
+
+const INKALA: &str =
+    "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..";
+
+/// A file holding `text` outside the output folder, which no run may change or remove.
+fn outside_file(dir: &Path, name: &str) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, "outside").unwrap();
+    path
+}
+
+fn is_link(path: &Path) -> bool {
+    std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
+}
+
+#[cfg(unix)]
+#[test]
+fn writers_replace_symlinked_files_and_refuse_symlinked_folders() {
+    use std::os::unix::fs::symlink;
+    let dir = folder("symlinks");
+    let elsewhere = dir.join("elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    let page = outside_file(&elsewhere, "page.html");
+    let picture = outside_file(&elsewhere, "picture.svg");
+    let step = outside_file(&elsewhere, "step-000-sta.svg");
+
+    // A report folder whose index.html and tree.svg are links: the links are replaced.
+    let out = dir.join("report");
+    std::fs::create_dir_all(&out).unwrap();
+    symlink(&page, out.join("index.html")).unwrap();
+    symlink(&picture, out.join("tree.svg")).unwrap();
+    let r = run_for(
+        bin().args(["report", "--max-steps", "0", "-o"]).arg(&out),
+        Duration::from_secs(60),
+    );
+    assert_eq!(r.code, Some(0), "{}", r.err);
+    for (file, link) in [(&page, "index.html"), (&picture, "tree.svg")] {
+        assert_eq!(std::fs::read_to_string(file).unwrap(), "outside", "{link}");
+        assert!(!is_link(&out.join(link)), "{link} is a file now");
+    }
+
+    // A steps/ that is a link: refused, and nothing in it is removed or written.
+    symlink(&elsewhere, out.join("steps")).unwrap();
+    let r = run_for(
+        bin().args(["report", "--max-steps", "2", "-o"]).arg(&out),
+        Duration::from_secs(60),
+    );
+    assert_eq!(r.code, Some(2), "{}", r.err);
+    assert!(r.err.contains("symbolic link"), "{}", r.err);
+    assert!(step.exists(), "a step file outside was removed");
+    assert_eq!(std::fs::read_dir(&elsewhere).unwrap().count(), 3);
+
+    // A step file that is a link (render steps), and a tree picture that is one (render tree).
+    let steps = dir.join("steps");
+    std::fs::create_dir_all(&steps).unwrap();
+    symlink(&step, steps.join("step-000-sta.svg")).unwrap();
+    let r = run_for(
+        bin()
+            .args(["render", "steps", "--max-steps", "1", "-o"])
+            .arg(&steps),
+        Duration::from_secs(60),
+    );
+    assert_eq!(r.code, Some(0), "{}", r.err);
+    assert_eq!(std::fs::read_to_string(&step).unwrap(), "outside");
+    let tree = dir.join("tree.svg");
+    symlink(&picture, &tree).unwrap();
+    let r = run_for(
+        bin().args(["render", "tree", "-o"]).arg(&tree),
+        Duration::from_secs(60),
+    );
+    assert_eq!(r.code, Some(0), "{}", r.err);
+    assert_eq!(std::fs::read_to_string(&picture).unwrap(), "outside");
+
+    // An index whose report folder is a link: refused.
+    let index = dir.join("index");
+    std::fs::create_dir_all(&index).unwrap();
+    symlink(&elsewhere, index.join("a")).unwrap();
+    let table = write_file(&dir, "a.tsv", &format!("puzzle\tname\n{INKALA}\ta\n"));
+    let r = run_for(
+        bin()
+            .args(["report", "--max-steps", "1", "--index"])
+            .arg(&table)
+            .arg("-o")
+            .arg(&index),
+        Duration::from_secs(60),
+    );
+    assert_eq!(r.code, Some(2), "{}", r.err);
+    assert_eq!(std::fs::read_dir(&elsewhere).unwrap().count(), 3);
+    assert!(!elsewhere.join("index.html").exists());
+    for file in [&page, &picture, &step] {
+        assert_eq!(std::fs::read_to_string(file).unwrap(), "outside");
+    }
+}
+
+#[test]
+fn an_empty_output_name_is_an_error_and_step_pictures_do_not_go_stale() {
+    for args in [
+        &["report", "-o", ""][..],
+        &["render", "steps", "-o", ""],
+        &["render", "tree", "-o", ""],
+        &["render", "grid", "-o", ""],
+    ] {
+        let r = run_for(bin().args(args), Duration::from_secs(60));
+        assert_eq!(r.code, Some(2), "{args:?}: {}", r.err);
+        assert!(r.err.contains("empty"), "{args:?}: {}", r.err);
+    }
+    let dir = folder("stale-steps");
+    let steps = dir.join("steps");
+    let r = run_for(
+        bin().args(["render", "steps", "-o"]).arg(&steps),
+        Duration::from_secs(60),
+    );
+    assert_eq!(r.code, Some(0), "{}", r.err);
+    let all = std::fs::read_dir(&steps).unwrap().count();
+    assert!(all > 3, "{all}");
+    std::fs::write(steps.join("notes.txt"), "mine").unwrap();
+    let r = run_for(
+        bin()
+            .args(["render", "steps", "--max-steps", "2", "-o"])
+            .arg(&steps),
+        Duration::from_secs(60),
+    );
+    assert_eq!(r.code, Some(0), "{}", r.err);
+    let mut left: Vec<String> = std::fs::read_dir(&steps)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    left.sort();
+    assert_eq!(left.len(), 3, "{left:?}");
+    assert!(left.contains(&"notes.txt".to_string()), "{left:?}");
+}
+
+#[test]
+fn index_folders_are_unique_whatever_the_labels() {
+    let dir = folder("unique-folders");
+    let table = write_file(
+        &dir,
+        "labels.tsv",
+        &format!("puzzle\tname\n{INKALA}\ta\n{INKALA}\ta-4\n{INKALA}\ta\n"),
+    );
+    let out = dir.join("index");
+    let r = run_for(
+        bin()
+            .args(["report", "--max-steps", "0", "--index"])
+            .arg(&table)
+            .arg("-o")
+            .arg(&out),
+        Duration::from_secs(120),
+    );
+    assert_eq!(r.code, Some(0), "{}", r.err);
+    let folders = std::fs::read_dir(&out)
+        .unwrap()
+        .filter(|e| e.as_ref().unwrap().path().is_dir())
+        .count();
+    assert_eq!(folders, 3, "one folder per report");
+    let index = std::fs::read_to_string(out.join("index.html")).unwrap();
+    let mut links: Vec<&str> = index
+        .split("href=\"")
+        .skip(1)
+        .filter_map(|s| s.split('"').next())
+        .filter(|l| l.ends_with("/index.html"))
+        .collect();
+    links.sort();
+    let n = links.len();
+    links.dedup();
+    assert_eq!((n, links.len()), (3, 3), "{links:?}");
+}
+
+/// Runs `command` (a bash command line) on a pseudo-terminal (`script`), as a user at a
+/// terminal would, for at most `limit`.
+fn on_terminal(command: &str, limit: Duration) -> Run {
+    run_for(
+        Command::new("script").args(["-qec", command, "/dev/null"]),
+        limit,
+    )
+}
+
+#[cfg(unix)]
+#[test]
+fn classify_at_a_terminal_reads_fifos_and_process_substitutions() {
+    if Command::new("script").arg("--version").output().is_err() {
+        eprintln!("skipped: no `script` to give the binary a terminal");
+        return;
+    }
+    let dir = folder("fifo");
+    let puzzles = write_file(&dir, "puzzles.txt", &format!("{INKALA}\n").repeat(5));
+    let hdp = std::env::var("HDP_BIN").unwrap_or_else(|_| {
+        assert_cmd::cargo::cargo_bin("hdp")
+            .to_string_lossy()
+            .into_owned()
+    });
+    let fifo = dir.join("fifo");
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    let (p, f) = (puzzles.display(), fifo.display());
+    for command in [
+        format!("bash -c '{hdp} classify --jobs 1 <(cat {p})'"),
+        format!("bash -c 'cat {p} > {f} & {hdp} classify --jobs 1 {f}; wait'"),
+    ] {
+        let r = on_terminal(&command, Duration::from_secs(60));
+        assert_eq!(r.code, Some(0), "{command}: {}{}", r.out, r.err);
+        assert_eq!(r.out.matches(INKALA).count(), 5, "{command}: {}", r.out);
+    }
+}
