@@ -460,11 +460,26 @@ impl Window {
     }
 }
 
+/// The records on standard output at the writer's last flush (all of them while it waits), and
+/// the run's `--skip`: what a second signal reports.
+static DELIVERED: AtomicUsize = AtomicUsize::new(0);
+static SKIPPED: AtomicUsize = AtomicUsize::new(0);
+
 fn on_signal() {
     if STOP.swap(true, Ordering::SeqCst) && INTERRUPTED.load(Ordering::SeqCst) {
+        let n = DELIVERED.load(Ordering::SeqCst);
+        super::output::error(format_args!(
+            "stopped at once after {n} records; resume with --skip {}",
+            n + SKIPPED.load(Ordering::SeqCst)
+        ));
         std::process::exit(EXIT_INTERRUPTED);
     }
     INTERRUPTED.store(true, Ordering::SeqCst);
+    if !super::output::quiet() {
+        super::output::stderr_line(format_args!(
+            "hdp: interrupted: finishing the puzzles under way (interrupt again to stop at once)"
+        ));
+    }
 }
 
 pub fn run(a: &ClassifyArgs, out: &mut super::Output) -> anyhow::Result<i32> {
@@ -488,6 +503,7 @@ pub fn run(a: &ClassifyArgs, out: &mut super::Output) -> anyhow::Result<i32> {
     };
     let bar = progress(total);
     // Ignore the error of a second registration (only tests run `run` twice in one process).
+    SKIPPED.store(a.skip, Ordering::SeqCst);
     let _ = ctrlc::set_handler(on_signal);
 
     let window = Arc::new(Window {
@@ -614,6 +630,7 @@ fn write_records(
             Err(TryRecvError::Disconnected) => break,
             Err(TryRecvError::Empty) => {
                 out.flush().map_err(stop_on_error)?;
+                DELIVERED.store(written, Ordering::SeqCst);
                 match done_rx.recv_timeout(Duration::from_millis(100)) {
                     Ok(m) => m,
                     Err(RecvTimeoutError::Disconnected) => break,

@@ -1,6 +1,7 @@
 //! `hdp render` (tree, grid and step pictures) and `hdp report` (HTML reports).
 
 use super::chain::Variant;
+use super::classify::EXIT_INTERRUPTED;
 use super::files;
 use super::input::{Puzzles, Read1, ReadError, WhenEmpty};
 use super::output::error;
@@ -17,6 +18,7 @@ use hdp::study::ReportInput;
 use hdp::tree::pair_analysis_tree;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// `hdp render`.
 #[derive(Args, Debug)]
@@ -147,6 +149,10 @@ pub struct ReportArgs {
     /// Output directory.
     #[arg(short, long, default_value = "report", value_parser = parse_dir)]
     pub output: PathBuf,
+    /// With --index: keep the reports an earlier run (interrupted, say) finished for the same
+    /// puzzles in the same folder, and write only the others.
+    #[arg(long)]
+    pub resume: bool,
 }
 
 impl RenderWhat {
@@ -197,6 +203,7 @@ impl ReportArgs {
         match [
             ("max_reports", "--max-reports"),
             ("max_total_steps", "--max-total-steps"),
+            ("resume", "--resume"),
         ]
         .iter()
         .find(|(id, _)| given(id))
@@ -294,17 +301,18 @@ pub fn run_render(a: &RenderArgs, out: &mut Output) -> anyhow::Result<i32> {
                 max_nodes: usize::try_from(*max_nodes).unwrap_or(usize::MAX),
                 ..TreeView::default()
             };
-            let (tree, view) = if *variant == Variant::Analysis {
+            // Why the tree shows no proof, if it does not (the picture is still written).
+            let (tree, unsolved) = if *variant == Variant::Analysis {
                 let tree = pair_analysis_tree(&PairAnalysis::run(&p.grid, &options));
-                (tree, view)
+                (tree, None)
             } else {
                 let analysis = Analysis::run(&p.grid, &options);
+                let problem = status_problem(&analysis.status);
                 let Some(tree) = analysis.tree else {
-                    let problem = status_problem(&analysis.status).unwrap_or_default();
-                    error(format_args!("no tree: {problem}"));
+                    error(format_args!("no tree: {}", problem.unwrap_or_default()));
                     return Ok(EXIT_PUZZLE);
                 };
-                (tree, view)
+                (tree, problem)
             };
             let text = match format {
                 TreeFormat::Svg => tree_svg_view(&tree, &view),
@@ -314,6 +322,14 @@ pub fn run_render(a: &RenderArgs, out: &mut Output) -> anyhow::Result<i32> {
                 }
             };
             write_file(out, output, &text)?;
+            if let Some(problem) = unsolved {
+                let written = match output.to_str() {
+                    Some("-") => String::new(),
+                    _ => format!(" (tree written to {})", output.display()),
+                };
+                error(format_args!("{problem}{written}"));
+                return Ok(EXIT_PUZZLE);
+            }
         }
         RenderWhat::Grid {
             input,
@@ -344,7 +360,9 @@ pub fn run_render(a: &RenderArgs, out: &mut Output) -> anyhow::Result<i32> {
                 highlight: context.iter().map(|s| s.cell).collect(),
                 removed: struck.then_some(before),
                 caption: given.clone(),
-                title: Some(title.clone().unwrap_or_else(|| short_name(&source, &p))),
+                title: Some(visible(
+                    &title.clone().unwrap_or_else(|| short_name(&source, &p)),
+                )),
                 contradiction: None,
             };
             write_file(out, output, &grid_svg(&g, &style))?;
@@ -525,6 +543,26 @@ fn unique_folder(used: &mut std::collections::BTreeSet<String>, base: &str, line
     name
 }
 
+/// `text` with its control characters (NUL, ESC, …) and bidirectional overrides and isolates
+/// written as `\u{..}` escapes: a label shows what it holds, and cannot reorder or hide the
+/// text around it on a page or in a picture.
+fn visible(text: &str) -> String {
+    let hidden = |c: char| {
+        c.is_control()
+            || matches!(c, '\u{200E}' | '\u{200F}' | '\u{061C}' | '\u{202A}'..='\u{202E}'
+                | '\u{2066}'..='\u{2069}')
+    };
+    text.chars()
+        .map(|c| {
+            if hidden(c) {
+                format!("\\u{{{:X}}}", u32::from(c))
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
 /// The longest folder name `report --index` derives from a label.
 const SLUG_MAX: usize = 64;
 
@@ -544,7 +582,7 @@ pub fn run_report(a: &ReportArgs, _out: &mut Output) -> anyhow::Result<i32> {
             Ok(read) => read,
             Err(code) => return Ok(code),
         };
-        let title = a.title.clone().unwrap_or_else(|| short_name(&source, &p));
+        let title = visible(&a.title.clone().unwrap_or_else(|| short_name(&source, &p)));
         let input = ReportInput::analyse(&title, &p.grid, &options);
         files::make_output_dir(&a.output)?;
         write_report(&a.output, &input, a.max_steps, &Nav::default())?;
@@ -609,9 +647,58 @@ fn link_reports(out: &Path, title: &str, entries: &[IndexEntry]) -> anyhow::Resu
     Ok(())
 }
 
+/// Set by the first SIGINT/SIGTERM of `report --index`: the report under way is finished, then
+/// the index of the finished ones is written.
+static INDEX_STOP: AtomicBool = AtomicBool::new(false);
+
+fn on_index_signal() {
+    if INDEX_STOP.swap(true, Ordering::SeqCst) {
+        error(format_args!(
+            "stopped at once: no index written; run again with --resume to keep the finished \
+             reports"
+        ));
+        std::process::exit(EXIT_INTERRUPTED);
+    }
+    if !super::output::quiet() {
+        super::output::stderr_line(format_args!(
+            "hdp: interrupted: finishing the report under way, then writing the index \
+             (interrupt again to stop at once)"
+        ));
+    }
+}
+
+/// The file in a report's folder that lets `--resume` reuse it: what its index row says.
+const ENTRY_FILE: &str = ".hdp-entry.json";
+
+/// What `--resume` needs of a finished report (its index row, its pictures, its problem).
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Finished {
+    name: String,
+    puzzle: String,
+    level: String,
+    depth: String,
+    steps: usize,
+    problem: Option<String>,
+}
+
+/// The finished report of `name`/`puzzle` in `folder`, if an earlier run left one.
+fn finished(folder: &Path, name: &str, puzzle: &str) -> Option<Finished> {
+    let path = folder.join(ENTRY_FILE);
+    let meta = std::fs::symlink_metadata(&path).ok()?;
+    if !meta.is_file() || !folder.join("index.html").is_file() {
+        return None;
+    }
+    let f: Finished = serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()?;
+    (f.name == name && f.puzzle == puzzle).then_some(f)
+}
+
 /// `report --index FILE`: a report per puzzle of the collection (the first `--max-reports`) and
 /// an index page by level; step pictures stop at `--max-total-steps`, with a note on the index.
+/// SIGINT/SIGTERM stop it after the report under way: the index lists the finished reports,
+/// the exit code is 130, and `--resume` goes on.
 fn run_index(a: &ReportArgs, index: &str, options: &Options) -> anyhow::Result<i32> {
+    let _ = ctrlc::set_handler(on_index_signal);
+    let mut interrupted = false;
     let mut entries = Vec::new();
     let mut notes = Vec::new();
     let mut code = EXIT_OK;
@@ -621,6 +708,10 @@ fn run_index(a: &ReportArgs, index: &str, options: &Options) -> anyhow::Result<i
     let mut used_up: Option<(String, usize)> = None;
     let mut puzzles = Puzzles::new(vec![index.to_string()], &a.input.read, WhenEmpty::Nothing);
     for r in &mut puzzles {
+        if INDEX_STOP.load(Ordering::SeqCst) {
+            interrupted = true;
+            break;
+        }
         let (source, title) = (r.source.clone(), r.title.clone());
         let p = match r.puzzle {
             Ok(p) => p,
@@ -640,10 +731,13 @@ fn run_index(a: &ReportArgs, index: &str, options: &Options) -> anyhow::Result<i
             continue;
         }
         let n = p.line;
-        let name = title
+        let label = title
             .or_else(|| p.label.clone())
             .unwrap_or_else(|| format!("line {n}"));
-        let dir = unique_folder(&mut used, &slug(&name), n);
+        // The folder from the label as given (a slug has no control characters), the name
+        // shown with them escaped.
+        let dir = unique_folder(&mut used, &slug(&label), n);
+        let name = visible(&label);
         // --timeout is per puzzle: each analysis gets its own deadline.
         let options = Options {
             budget: Budget {
@@ -652,22 +746,47 @@ fn run_index(a: &ReportArgs, index: &str, options: &Options) -> anyhow::Result<i
             },
             ..*options
         };
-        let input = ReportInput::analyse(&name, &p.grid, &options);
-        let c = input.classification.as_ref();
-        let max_steps = a.max_steps.min(steps_left);
-        // The previous and next links are set once the index's order is known.
-        let nav = Nav {
-            index: Some(index_link(&title_of_index(a, index), &dir)),
-            ..Nav::default()
-        };
         files::make_output_dir(&a.output)?;
         let folder = files::make_sub_dir(&a.output, &dir)?;
-        let drawn = write_report(&folder, &input, max_steps, &nav)?;
+        let puzzle = p.grid.to_line();
+        let done = match a
+            .resume
+            .then(|| finished(&folder, &name, &puzzle))
+            .flatten()
+        {
+            Some(done) => done,
+            None => {
+                let input = ReportInput::analyse(&name, &p.grid, &options);
+                let c = input.classification.as_ref();
+                let max_steps = a.max_steps.min(steps_left);
+                // The previous and next links are set once the index's order is known.
+                let nav = Nav {
+                    index: Some(index_link(&title_of_index(a, index), &dir)),
+                    ..Nav::default()
+                };
+                let steps = write_report(&folder, &input, max_steps, &nav)?;
+                let done = Finished {
+                    name: name.clone(),
+                    puzzle,
+                    level: c
+                        .and_then(|c| c.level)
+                        .map_or("invalid".into(), |l| l.to_string()),
+                    depth: c
+                        .and_then(|c| c.depth_pairs)
+                        .map_or("—".into(), |d| d.to_string()),
+                    steps,
+                    problem: report_problem(&input),
+                };
+                files::write_file(&folder.join(ENTRY_FILE), &serde_json::to_vec(&done)?)?;
+                done
+            }
+        };
+        let drawn = done.steps.min(steps_left);
         if steps_left > 0 && drawn == steps_left {
             used_up = Some((name.clone(), entries.len() + 1));
         }
         steps_left -= drawn;
-        if let Some(problem) = report_problem(&input) {
+        if let Some(problem) = done.problem {
             let named = if name == format!("line {n}") {
                 String::new()
             } else {
@@ -678,16 +797,18 @@ fn run_index(a: &ReportArgs, index: &str, options: &Options) -> anyhow::Result<i
         }
         entries.push(IndexEntry {
             name,
-            puzzle: p.grid.to_line(),
-            level: c
-                .and_then(|c| c.level)
-                .map_or("invalid".into(), |l| l.to_string()),
-            depth: c
-                .and_then(|c| c.depth_pairs)
-                .map_or("—".into(), |d| d.to_string()),
+            puzzle: done.puzzle,
+            level: done.level,
+            depth: done.depth,
             link: format!("{dir}/index.html"),
             anchor: dir,
         });
+    }
+    if interrupted {
+        notes.push(format!(
+            "Interrupted after {} reports: hdp report --index … --resume goes on.",
+            entries.len()
+        ));
     }
     if let Some((name, reports)) = used_up.filter(|&(_, n)| n < entries.len()) {
         notes.push(format!(
@@ -715,5 +836,13 @@ fn run_index(a: &ReportArgs, index: &str, options: &Options) -> anyhow::Result<i
         &a.output.join("index.html"),
         index_html(&title, &entries, &notes)?.as_bytes(),
     )?;
+    if interrupted {
+        error(format_args!(
+            "interrupted after {} reports: the index lists them; run again with --resume to go \
+             on",
+            entries.len()
+        ));
+        return Ok(EXIT_INTERRUPTED);
+    }
     Ok(puzzles.exit_code(code))
 }
