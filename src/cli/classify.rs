@@ -391,11 +391,26 @@ impl Window {
     }
 }
 
+/// The records on standard output at the writer's last flush (all of them while it waits), and
+/// the run's `--skip`: what a second signal reports.
+static DELIVERED: AtomicUsize = AtomicUsize::new(0);
+static SKIPPED: AtomicUsize = AtomicUsize::new(0);
+
 fn on_signal() {
     if STOP.swap(true, Ordering::SeqCst) && INTERRUPTED.load(Ordering::SeqCst) {
+        let n = DELIVERED.load(Ordering::SeqCst);
+        super::output::error(format_args!(
+            "stopped at once after {n} records; resume with --skip {}",
+            n + SKIPPED.load(Ordering::SeqCst)
+        ));
         std::process::exit(EXIT_INTERRUPTED);
     }
     INTERRUPTED.store(true, Ordering::SeqCst);
+    if !super::output::quiet() {
+        super::output::stderr_line(format_args!(
+            "hdp: interrupted: finishing the puzzles under way (interrupt again to stop at once)"
+        ));
+    }
 }
 
 pub fn run(a: &ClassifyArgs, out: &mut super::Output) -> anyhow::Result<i32> {
@@ -409,14 +424,17 @@ pub fn run(a: &ClassifyArgs, out: &mut super::Output) -> anyhow::Result<i32> {
     } else {
         a.files.clone()
     };
-    // A total for the progress bar when every input is a file (lines counted while streaming).
-    let total = if std::io::stderr().is_terminal() && files.iter().all(|f| f != "-") {
+    // A total for the progress bar when every input is a regular file, whose lines can be
+    // counted before they are read; a pipe, FIFO or `<(cmd)` can be read only once.
+    let regular = |f: &String| std::fs::metadata(f).is_ok_and(|m| m.is_file());
+    let total = if std::io::stderr().is_terminal() && files.iter().all(regular) {
         Some(files.iter().map(|f| count_lines(f)).sum())
     } else {
         None
     };
     let bar = progress(total);
     // Ignore the error of a second registration (only tests run `run` twice in one process).
+    SKIPPED.store(a.skip, Ordering::SeqCst);
     let _ = ctrlc::set_handler(on_signal);
 
     let window = Arc::new(Window {
@@ -549,6 +567,7 @@ fn write_records(
             Err(TryRecvError::Disconnected) => break,
             Err(TryRecvError::Empty) => {
                 out.flush().map_err(stop_on_error)?;
+                DELIVERED.store(written, Ordering::SeqCst);
                 match done_rx.recv_timeout(Duration::from_millis(100)) {
                     Ok(m) => m,
                     Err(RecvTimeoutError::Disconnected) => break,

@@ -2,6 +2,7 @@
 
 mod chain;
 mod classify;
+mod files;
 mod hint;
 mod input;
 mod output;
@@ -165,7 +166,8 @@ pub struct EngineArgs {
     /// How hypotheses are walked.
     #[arg(long, value_enum, default_value_t = WalkArg::BreadthFirst)]
     pub walk: WalkArg,
-    /// The most branch tests per puzzle (at least 1); past it the analysis ends with UNS.
+    /// The most branch tests per puzzle and run (at least 1; default 1000000 for every command);
+    /// past it the analysis ends with UNS.
     #[arg(long, value_parser = parse_budget)]
     pub budget: Option<u64>,
     /// The most seconds per puzzle (a number above 0, e.g. 0.5); past it the analysis ends with UNS.
@@ -246,7 +248,8 @@ impl EngineArgs {
                 ScheduleArg::Sequential => Schedule::Sequential,
             },
             budget: Budget {
-                max_tests: self.budget,
+                // Every command has a budget: a costly option set cannot run unbounded.
+                max_tests: Some(self.budget.unwrap_or(hdp::classify::DEFAULT_BUDGET)),
                 deadline: self.deadline(),
             },
             ..Options::default()

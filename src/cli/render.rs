@@ -1,6 +1,8 @@
 //! `hdp render` (tree, grid and step pictures) and `hdp report` (HTML reports).
 
 use super::chain::Variant;
+use super::classify::EXIT_INTERRUPTED;
+use super::files;
 use super::input::{Puzzles, Read1, ReadError};
 use super::output::error;
 use super::{status_problem, EngineArgs, InputArgs, Output, EXIT_OK, EXIT_PUZZLE};
@@ -16,6 +18,7 @@ use hdp::study::ReportInput;
 use hdp::tree::pair_analysis_tree;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// `hdp render`.
 #[derive(Args, Debug)]
@@ -56,7 +59,7 @@ pub enum RenderWhat {
         #[arg(long, value_enum, default_value_t = TreeFormat::Svg)]
         format: TreeFormat,
         /// Output file, or - for standard output.
-        #[arg(short, long, default_value = "tree.svg")]
+        #[arg(short, long, default_value = "tree.svg", value_parser = parse_file)]
         output: PathBuf,
     },
     /// The grid with its remaining candidates as SVG (after propagation and the context).
@@ -77,7 +80,7 @@ pub enum RenderWhat {
         #[arg(long)]
         title: Option<String>,
         /// Output file, or - for standard output.
-        #[arg(short, long, default_value = "grid.svg")]
+        #[arg(short, long, default_value = "grid.svg", value_parser = parse_file)]
         output: PathBuf,
     },
     /// One grid picture per step of the steps chain, named in order.
@@ -146,6 +149,10 @@ pub struct ReportArgs {
     /// Output directory.
     #[arg(short, long, default_value = "report", value_parser = parse_dir)]
     pub output: PathBuf,
+    /// With --index: keep the reports an earlier run (interrupted, say) finished for the same
+    /// puzzles in the same folder, and write only the others.
+    #[arg(long)]
+    pub resume: bool,
 }
 
 impl RenderWhat {
@@ -196,6 +203,7 @@ impl ReportArgs {
         match [
             ("max_reports", "--max-reports"),
             ("max_total_steps", "--max-total-steps"),
+            ("resume", "--resume"),
         ]
         .iter()
         .find(|(id, _)| given(id))
@@ -208,32 +216,39 @@ impl ReportArgs {
     }
 }
 
-/// An output directory: `-` (standard output) cannot hold several files.
+/// An output directory: `-` (standard output) cannot hold several files, and an empty name is
+/// no folder (it would write into the current one).
 fn parse_dir(s: &str) -> Result<PathBuf, String> {
     if s == "-" {
         Err("this writes several files: give a directory (- is only for single files)".into())
+    } else if s.is_empty() {
+        Err("an empty name is not a folder: give one, e.g. -o report".into())
     } else {
         Ok(PathBuf::from(s))
     }
 }
 
-/// Writes a single-file result to `path`, or to standard output when `path` is `-`.
+/// An output file, or `-` for standard output; not an empty name.
+fn parse_file(s: &str) -> Result<PathBuf, String> {
+    if s.is_empty() {
+        Err("an empty name is not a file: give one, or - for standard output".into())
+    } else {
+        Ok(PathBuf::from(s))
+    }
+}
+
+/// Writes a single-file result to `path` (its folder created when missing; see `files`), or
+/// to standard output when `path` is `-`.
 fn write_file(out: &mut Output, path: &Path, content: &str) -> anyhow::Result<()> {
     if path.as_os_str() == "-" {
         out.write_all(content.as_bytes())?;
         Ok(())
     } else {
-        write(path, content)
+        if let Some(dir) = path.parent() {
+            files::make_output_dir(dir)?;
+        }
+        files::write_file(path, content.as_bytes())
     }
-}
-
-fn write(path: &Path, content: &str) -> anyhow::Result<()> {
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", dir.display()))?;
-    }
-    std::fs::write(path, content)
-        .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))
 }
 
 /// The first puzzle of the input, or the exit code after reporting why there is none.
@@ -305,17 +320,18 @@ pub fn run_render(a: &RenderArgs, out: &mut Output) -> anyhow::Result<i32> {
                 max_nodes: usize::try_from(*max_nodes).unwrap_or(usize::MAX),
                 ..TreeView::default()
             };
-            let (tree, view) = if *variant == Variant::Analysis {
+            // Why the tree shows no proof, if it does not (the picture is still written).
+            let (tree, unsolved) = if *variant == Variant::Analysis {
                 let tree = pair_analysis_tree(&PairAnalysis::run(&p.grid, &options));
-                (tree, view)
+                (tree, None)
             } else {
                 let analysis = Analysis::run(&p.grid, &options);
+                let problem = status_problem(&analysis.status);
                 let Some(tree) = analysis.tree else {
-                    let problem = status_problem(&analysis.status).unwrap_or_default();
-                    error(format_args!("no tree: {problem}"));
+                    error(format_args!("no tree: {}", problem.unwrap_or_default()));
                     return Ok(EXIT_PUZZLE);
                 };
-                (tree, view)
+                (tree, problem)
             };
             let text = match format {
                 TreeFormat::Svg => tree_svg_view(&tree, &view),
@@ -325,6 +341,14 @@ pub fn run_render(a: &RenderArgs, out: &mut Output) -> anyhow::Result<i32> {
                 }
             };
             write_file(out, output, &text)?;
+            if let Some(problem) = unsolved {
+                let written = match output.to_str() {
+                    Some("-") => String::new(),
+                    _ => format!(" (tree written to {})", output.display()),
+                };
+                error(format_args!("{problem}{written}"));
+                return Ok(EXIT_PUZZLE);
+            }
         }
         RenderWhat::Grid {
             input,
@@ -355,7 +379,9 @@ pub fn run_render(a: &RenderArgs, out: &mut Output) -> anyhow::Result<i32> {
                 highlight: context.iter().map(|s| s.cell).collect(),
                 removed: struck.then_some(before),
                 caption: given.clone(),
-                title: Some(title.clone().unwrap_or_else(|| short_name(&source, &p))),
+                title: Some(visible(
+                    &title.clone().unwrap_or_else(|| short_name(&source, &p)),
+                )),
                 contradiction: None,
             };
             write_file(out, output, &grid_svg(&g, &style))?;
@@ -389,8 +415,18 @@ pub fn run_render(a: &RenderArgs, out: &mut Output) -> anyhow::Result<i32> {
                 selected(&analysis, false)
             };
             let drawn = lines.len().min(*max_steps);
-            for (name, svg) in pictures(&analysis, &lines[..drawn]) {
-                write(&output.join(name), &svg)?;
+            files::make_output_dir(output)?;
+            let pictures = pictures(&analysis, &lines[..drawn]);
+            // Step pictures of an earlier run that this one does not draw again go: a re-used
+            // folder shows this run only (other files stay).
+            for stale in files::regular_files(output)? {
+                let owned = is_report_file(&format!("steps/{stale}"));
+                if owned && !pictures.iter().any(|(name, _)| *name == stale) {
+                    files::remove_regular_file(&output.join(&stale))?;
+                }
+            }
+            for (name, svg) in pictures {
+                files::write_file(&output.join(name), svg.as_bytes())?;
             }
             if drawn < lines.len() && !super::output::quiet() {
                 super::output::stderr_line(format_args!(
@@ -431,9 +467,10 @@ fn short_name(source: &str, p: &Puzzle) -> String {
     format!("{start}… ({} givens)", p.grid.solved_count())
 }
 
-/// Writes the report of `input` into `dir`, after removing the files an older report left there
-/// that this one does not write again (only names a report writes: `is_report_file`); returns
-/// how many step pictures it drew.
+/// Writes the report of `input` into `dir` (an existing real folder), after removing the files
+/// an older report left there that this one does not write again (only regular files with names
+/// a report writes: `is_report_file`); returns how many step pictures it drew. Each file is
+/// written safely (`files`), and a `steps` that is a symbolic link is an error.
 fn write_report(
     dir: &Path,
     input: &ReportInput,
@@ -449,14 +486,15 @@ fn write_report(
         .collect();
     for stale in report_files(dir)? {
         if !written.contains(stale.as_str()) {
-            std::fs::remove_file(dir.join(&stale)).map_err(|e| {
-                anyhow::anyhow!("cannot remove {}: {e}", dir.join(&stale).display())
-            })?;
+            files::remove_regular_file(&dir.join(&stale))?;
         }
     }
-    write(&dir.join("index.html"), &r.index_html)?;
+    if r.files.iter().any(|(name, _)| name.starts_with("steps/")) {
+        files::make_sub_dir(dir, "steps")?;
+    }
+    files::write_file(&dir.join("index.html"), r.index_html.as_bytes())?;
     for (name, content) in &r.files {
-        write(&dir.join(name), content)?;
+        files::write_file(&dir.join(name), content.as_bytes())?;
     }
     Ok(r.files
         .iter()
@@ -464,24 +502,16 @@ fn write_report(
         .count())
 }
 
-/// The files of an older report in `dir` (relative, `/`-separated): those whose names a report
-/// writes, in `dir` and `dir/steps`; none when `dir` does not exist.
+/// The files of an older report in `dir` (relative, `/`-separated): the regular files whose
+/// names a report writes, in `dir` and `dir/steps` (an error when `steps` is a symbolic link);
+/// none when `dir` does not exist.
 fn report_files(dir: &Path) -> anyhow::Result<Vec<String>> {
     let mut found = Vec::new();
     for (sub, prefix) in [(dir.to_path_buf(), ""), (dir.join("steps"), "steps/")] {
-        let entries = match std::fs::read_dir(&sub) {
-            Ok(entries) => entries,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
-            Err(e) => return Err(anyhow::anyhow!("cannot read {}: {e}", sub.display())),
-        };
-        for entry in entries {
-            let entry = entry.map_err(|e| anyhow::anyhow!("cannot read {}: {e}", sub.display()))?;
-            let is_file = entry.file_type().is_ok_and(|t| t.is_file());
-            if let Some(name) = entry.file_name().to_str() {
-                let rel = format!("{prefix}{name}");
-                if is_file && is_report_file(&rel) {
-                    found.push(rel);
-                }
+        for name in files::regular_files(&sub)? {
+            let rel = format!("{prefix}{name}");
+            if is_report_file(&rel) {
+                found.push(rel);
             }
         }
     }
@@ -515,6 +545,43 @@ fn slug(name: &str) -> String {
     }
 }
 
+/// A folder name for the puzzle of line `line` not in `used` (and now added to it): `base`, else
+/// `base-LINE`, else `base-LINE-2`, `-3`, … (labels such as `a`, `a-4`, `a` would otherwise
+/// send two reports to one folder).
+fn unique_folder(used: &mut std::collections::BTreeSet<String>, base: &str, line: usize) -> String {
+    let mut name = base.to_string();
+    let mut k = 1;
+    while used.contains(&name) {
+        name = match k {
+            1 => format!("{base}-{line}"),
+            k => format!("{base}-{line}-{k}"),
+        };
+        k += 1;
+    }
+    used.insert(name.clone());
+    name
+}
+
+/// `text` with its control characters (NUL, ESC, …) and bidirectional overrides and isolates
+/// written as `\u{..}` escapes: a label shows what it holds, and cannot reorder or hide the
+/// text around it on a page or in a picture.
+fn visible(text: &str) -> String {
+    let hidden = |c: char| {
+        c.is_control()
+            || matches!(c, '\u{200E}' | '\u{200F}' | '\u{061C}' | '\u{202A}'..='\u{202E}'
+                | '\u{2066}'..='\u{2069}')
+    };
+    text.chars()
+        .map(|c| {
+            if hidden(c) {
+                format!("\\u{{{:X}}}", u32::from(c))
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
 /// The longest folder name `report --index` derives from a label.
 const SLUG_MAX: usize = 64;
 
@@ -534,8 +601,9 @@ pub fn run_report(a: &ReportArgs, _out: &mut Output) -> anyhow::Result<i32> {
             Ok(read) => read,
             Err(code) => return Ok(code),
         };
-        let title = a.title.clone().unwrap_or_else(|| short_name(&source, &p));
+        let title = visible(&a.title.clone().unwrap_or_else(|| short_name(&source, &p)));
         let input = ReportInput::analyse(&title, &p.grid, &options);
+        files::make_output_dir(&a.output)?;
         write_report(&a.output, &input, a.max_steps, &Nav::default())?;
         return Ok(match report_problem(&input) {
             None => EXIT_OK,
@@ -593,14 +661,63 @@ fn link_reports(out: &Path, title: &str, entries: &[IndexEntry]) -> anyhow::Resu
         let page = out.join(&e.link);
         let html = std::fs::read_to_string(&page)
             .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", page.display()))?;
-        write(&page, &with_nav(&html, &nav)?)?;
+        files::write_file(&page, with_nav(&html, &nav)?.as_bytes())?;
     }
     Ok(())
 }
 
+/// Set by the first SIGINT/SIGTERM of `report --index`: the report under way is finished, then
+/// the index of the finished ones is written.
+static INDEX_STOP: AtomicBool = AtomicBool::new(false);
+
+fn on_index_signal() {
+    if INDEX_STOP.swap(true, Ordering::SeqCst) {
+        error(format_args!(
+            "stopped at once: no index written; run again with --resume to keep the finished \
+             reports"
+        ));
+        std::process::exit(EXIT_INTERRUPTED);
+    }
+    if !super::output::quiet() {
+        super::output::stderr_line(format_args!(
+            "hdp: interrupted: finishing the report under way, then writing the index \
+             (interrupt again to stop at once)"
+        ));
+    }
+}
+
+/// The file in a report's folder that lets `--resume` reuse it: what its index row says.
+const ENTRY_FILE: &str = ".hdp-entry.json";
+
+/// What `--resume` needs of a finished report (its index row, its pictures, its problem).
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Finished {
+    name: String,
+    puzzle: String,
+    level: String,
+    depth: String,
+    steps: usize,
+    problem: Option<String>,
+}
+
+/// The finished report of `name`/`puzzle` in `folder`, if an earlier run left one.
+fn finished(folder: &Path, name: &str, puzzle: &str) -> Option<Finished> {
+    let path = folder.join(ENTRY_FILE);
+    let meta = std::fs::symlink_metadata(&path).ok()?;
+    if !meta.is_file() || !folder.join("index.html").is_file() {
+        return None;
+    }
+    let f: Finished = serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()?;
+    (f.name == name && f.puzzle == puzzle).then_some(f)
+}
+
 /// `report --index FILE`: a report per puzzle of the collection (the first `--max-reports`) and
 /// an index page by level; step pictures stop at `--max-total-steps`, with a note on the index.
+/// SIGINT/SIGTERM stop it after the report under way: the index lists the finished reports,
+/// the exit code is 130, and `--resume` goes on.
 fn run_index(a: &ReportArgs, index: &str, options: &Options) -> anyhow::Result<i32> {
+    let _ = ctrlc::set_handler(on_index_signal);
+    let mut interrupted = false;
     let mut entries = Vec::new();
     let mut notes = Vec::new();
     let mut code = EXIT_OK;
@@ -610,6 +727,10 @@ fn run_index(a: &ReportArgs, index: &str, options: &Options) -> anyhow::Result<i
     let mut used_up: Option<(String, usize)> = None;
     let mut puzzles = Puzzles::new(vec![index.to_string()], &a.input.read);
     for r in &mut puzzles {
+        if INDEX_STOP.load(Ordering::SeqCst) {
+            interrupted = true;
+            break;
+        }
         let (source, title) = (r.source.clone(), r.title.clone());
         let p = match r.puzzle {
             Ok(p) => p,
@@ -629,14 +750,13 @@ fn run_index(a: &ReportArgs, index: &str, options: &Options) -> anyhow::Result<i
             continue;
         }
         let n = p.line;
-        let name = title
+        let label = title
             .or_else(|| p.label.clone())
             .unwrap_or_else(|| format!("line {n}"));
-        let mut dir = slug(&name);
-        if !used.insert(dir.clone()) {
-            dir = format!("{dir}-{n}");
-            used.insert(dir.clone());
-        }
+        // The folder from the label as given (a slug has no control characters), the name
+        // shown with them escaped.
+        let dir = unique_folder(&mut used, &slug(&label), n);
+        let name = visible(&label);
         // --timeout is per puzzle: each analysis gets its own deadline.
         let options = Options {
             budget: Budget {
@@ -645,20 +765,47 @@ fn run_index(a: &ReportArgs, index: &str, options: &Options) -> anyhow::Result<i
             },
             ..*options
         };
-        let input = ReportInput::analyse(&name, &p.grid, &options);
-        let c = input.classification.as_ref();
-        let max_steps = a.max_steps.min(steps_left);
-        // The previous and next links are set once the index's order is known.
-        let nav = Nav {
-            index: Some(index_link(&title_of_index(a, index), &dir)),
-            ..Nav::default()
+        files::make_output_dir(&a.output)?;
+        let folder = files::make_sub_dir(&a.output, &dir)?;
+        let puzzle = p.grid.to_line();
+        let done = match a
+            .resume
+            .then(|| finished(&folder, &name, &puzzle))
+            .flatten()
+        {
+            Some(done) => done,
+            None => {
+                let input = ReportInput::analyse(&name, &p.grid, &options);
+                let c = input.classification.as_ref();
+                let max_steps = a.max_steps.min(steps_left);
+                // The previous and next links are set once the index's order is known.
+                let nav = Nav {
+                    index: Some(index_link(&title_of_index(a, index), &dir)),
+                    ..Nav::default()
+                };
+                let steps = write_report(&folder, &input, max_steps, &nav)?;
+                let done = Finished {
+                    name: name.clone(),
+                    puzzle,
+                    level: c
+                        .and_then(|c| c.level)
+                        .map_or("invalid".into(), |l| l.to_string()),
+                    depth: c
+                        .and_then(|c| c.depth_pairs)
+                        .map_or("—".into(), |d| d.to_string()),
+                    steps,
+                    problem: report_problem(&input),
+                };
+                files::write_file(&folder.join(ENTRY_FILE), &serde_json::to_vec(&done)?)?;
+                done
+            }
         };
-        let drawn = write_report(&a.output.join(&dir), &input, max_steps, &nav)?;
+        let drawn = done.steps.min(steps_left);
         if steps_left > 0 && drawn == steps_left {
             used_up = Some((name.clone(), entries.len() + 1));
         }
         steps_left -= drawn;
-        if let Some(problem) = report_problem(&input) {
+        if let Some(problem) = done.problem {
             let named = if name == format!("line {n}") {
                 String::new()
             } else {
@@ -669,16 +816,18 @@ fn run_index(a: &ReportArgs, index: &str, options: &Options) -> anyhow::Result<i
         }
         entries.push(IndexEntry {
             name,
-            puzzle: p.grid.to_line(),
-            level: c
-                .and_then(|c| c.level)
-                .map_or("invalid".into(), |l| l.to_string()),
-            depth: c
-                .and_then(|c| c.depth_pairs)
-                .map_or("—".into(), |d| d.to_string()),
+            puzzle: done.puzzle,
+            level: done.level,
+            depth: done.depth,
             link: format!("{dir}/index.html"),
             anchor: dir,
         });
+    }
+    if interrupted {
+        notes.push(format!(
+            "Interrupted after {} reports: hdp report --index … --resume goes on.",
+            entries.len()
+        ));
     }
     if let Some((name, reports)) = used_up.filter(|&(_, n)| n < entries.len()) {
         notes.push(format!(
@@ -707,9 +856,18 @@ fn run_index(a: &ReportArgs, index: &str, options: &Options) -> anyhow::Result<i
     }
     let title = title_of_index(a, index);
     link_reports(&a.output, &title, &entries)?;
-    write(
+    files::make_output_dir(&a.output)?;
+    files::write_file(
         &a.output.join("index.html"),
-        &index_html(&title, &entries, &notes)?,
+        index_html(&title, &entries, &notes)?.as_bytes(),
     )?;
+    if interrupted {
+        error(format_args!(
+            "interrupted after {} reports: the index lists them; run again with --resume to go \
+             on",
+            entries.len()
+        ));
+        return Ok(EXIT_INTERRUPTED);
+    }
     Ok(puzzles.exit_code(code))
 }

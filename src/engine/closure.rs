@@ -264,7 +264,9 @@ impl<R: Recorder> Engine<'_, R> {
     fn check_budget(&mut self) -> Result<(), Abort> {
         let b = &self.opts.budget;
         let tests = self.counters.tests;
-        if b.max_tests.is_some_and(|max| tests > max) {
+        if let Some(max) = b.max_tests.filter(|&max| tests > max) {
+            // The test that crossed the budget is not made: `--budget N` allows N tests.
+            self.counters.tests = max;
             return Err(Abort(Limit::Budget));
         }
         if let Some(deadline) = b.deadline {

@@ -159,3 +159,392 @@ fn a_solver_limit_is_an_unknown_count_named_as_the_solvers() {
         r.err
     );
 }
+
+const INKALA: &str =
+    "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..";
+
+/// A file holding `text` outside the output folder, which no run may change or remove.
+fn outside_file(dir: &Path, name: &str) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, "outside").unwrap();
+    path
+}
+
+fn is_link(path: &Path) -> bool {
+    std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
+}
+
+#[cfg(unix)]
+#[test]
+fn writers_replace_symlinked_files_and_refuse_symlinked_folders() {
+    use std::os::unix::fs::symlink;
+    let dir = folder("symlinks");
+    let elsewhere = dir.join("elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    let page = outside_file(&elsewhere, "page.html");
+    let picture = outside_file(&elsewhere, "picture.svg");
+    let step = outside_file(&elsewhere, "step-000-sta.svg");
+
+    // A report folder whose index.html and tree.svg are links: the links are replaced.
+    let out = dir.join("report");
+    std::fs::create_dir_all(&out).unwrap();
+    symlink(&page, out.join("index.html")).unwrap();
+    symlink(&picture, out.join("tree.svg")).unwrap();
+    let r = run_for(
+        bin().args(["report", "--max-steps", "0", "-o"]).arg(&out),
+        Duration::from_secs(60),
+    );
+    assert_eq!(r.code, Some(0), "{}", r.err);
+    for (file, link) in [(&page, "index.html"), (&picture, "tree.svg")] {
+        assert_eq!(std::fs::read_to_string(file).unwrap(), "outside", "{link}");
+        assert!(!is_link(&out.join(link)), "{link} is a file now");
+    }
+
+    // A steps/ that is a link: refused, and nothing in it is removed or written.
+    symlink(&elsewhere, out.join("steps")).unwrap();
+    let r = run_for(
+        bin().args(["report", "--max-steps", "2", "-o"]).arg(&out),
+        Duration::from_secs(60),
+    );
+    assert_eq!(r.code, Some(2), "{}", r.err);
+    assert!(r.err.contains("symbolic link"), "{}", r.err);
+    assert!(step.exists(), "a step file outside was removed");
+    assert_eq!(std::fs::read_dir(&elsewhere).unwrap().count(), 3);
+
+    // A step file that is a link (render steps), and a tree picture that is one (render tree).
+    let steps = dir.join("steps");
+    std::fs::create_dir_all(&steps).unwrap();
+    symlink(&step, steps.join("step-000-sta.svg")).unwrap();
+    let r = run_for(
+        bin()
+            .args(["render", "steps", "--max-steps", "1", "-o"])
+            .arg(&steps),
+        Duration::from_secs(60),
+    );
+    assert_eq!(r.code, Some(0), "{}", r.err);
+    assert_eq!(std::fs::read_to_string(&step).unwrap(), "outside");
+    let tree = dir.join("tree.svg");
+    symlink(&picture, &tree).unwrap();
+    let r = run_for(
+        bin().args(["render", "tree", "-o"]).arg(&tree),
+        Duration::from_secs(60),
+    );
+    assert_eq!(r.code, Some(0), "{}", r.err);
+    assert_eq!(std::fs::read_to_string(&picture).unwrap(), "outside");
+
+    // An index whose report folder is a link: refused.
+    let index = dir.join("index");
+    std::fs::create_dir_all(&index).unwrap();
+    symlink(&elsewhere, index.join("a")).unwrap();
+    let table = write_file(&dir, "a.tsv", &format!("puzzle\tname\n{INKALA}\ta\n"));
+    let r = run_for(
+        bin()
+            .args(["report", "--max-steps", "1", "--index"])
+            .arg(&table)
+            .arg("-o")
+            .arg(&index),
+        Duration::from_secs(60),
+    );
+    assert_eq!(r.code, Some(2), "{}", r.err);
+    assert_eq!(std::fs::read_dir(&elsewhere).unwrap().count(), 3);
+    assert!(!elsewhere.join("index.html").exists());
+    for file in [&page, &picture, &step] {
+        assert_eq!(std::fs::read_to_string(file).unwrap(), "outside");
+    }
+}
+
+#[test]
+fn an_empty_output_name_is_an_error_and_step_pictures_do_not_go_stale() {
+    // Run in a folder of its own: a binary with the fault writes into the current folder.
+    let here = folder("empty-name");
+    for args in [
+        &["report", "-o", ""][..],
+        &["render", "steps", "-o", ""],
+        &["render", "tree", "-o", ""],
+        &["render", "grid", "-o", ""],
+    ] {
+        let r = run_for(bin().args(args).current_dir(&here), Duration::from_secs(60));
+        assert_eq!(r.code, Some(2), "{args:?}: {}", r.err);
+        assert!(r.err.contains("empty"), "{args:?}: {}", r.err);
+    }
+    let dir = folder("stale-steps");
+    let steps = dir.join("steps");
+    let r = run_for(
+        bin().args(["render", "steps", "-o"]).arg(&steps),
+        Duration::from_secs(60),
+    );
+    assert_eq!(r.code, Some(0), "{}", r.err);
+    let all = std::fs::read_dir(&steps).unwrap().count();
+    assert!(all > 3, "{all}");
+    std::fs::write(steps.join("notes.txt"), "mine").unwrap();
+    let r = run_for(
+        bin()
+            .args(["render", "steps", "--max-steps", "2", "-o"])
+            .arg(&steps),
+        Duration::from_secs(60),
+    );
+    assert_eq!(r.code, Some(0), "{}", r.err);
+    let mut left: Vec<String> = std::fs::read_dir(&steps)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    left.sort();
+    assert_eq!(left.len(), 3, "{left:?}");
+    assert!(left.contains(&"notes.txt".to_string()), "{left:?}");
+}
+
+#[test]
+fn index_folders_are_unique_whatever_the_labels() {
+    let dir = folder("unique-folders");
+    let table = write_file(
+        &dir,
+        "labels.tsv",
+        &format!("puzzle\tname\n{INKALA}\ta\n{INKALA}\ta-4\n{INKALA}\ta\n"),
+    );
+    let out = dir.join("index");
+    let r = run_for(
+        bin()
+            .args(["report", "--max-steps", "0", "--index"])
+            .arg(&table)
+            .arg("-o")
+            .arg(&out),
+        Duration::from_secs(120),
+    );
+    assert_eq!(r.code, Some(0), "{}", r.err);
+    let folders = std::fs::read_dir(&out)
+        .unwrap()
+        .filter(|e| e.as_ref().unwrap().path().is_dir())
+        .count();
+    assert_eq!(folders, 3, "one folder per report");
+    let index = std::fs::read_to_string(out.join("index.html")).unwrap();
+    let mut links: Vec<&str> = index
+        .split("href=\"")
+        .skip(1)
+        .filter_map(|s| s.split('"').next())
+        .filter(|l| l.ends_with("/index.html"))
+        .collect();
+    links.sort();
+    let n = links.len();
+    links.dedup();
+    assert_eq!((n, links.len()), (3, 3), "{links:?}");
+}
+
+/// Runs `command` (a bash command line) on a pseudo-terminal (`script`), as a user at a
+/// terminal would, for at most `limit`.
+fn on_terminal(command: &str, limit: Duration) -> Run {
+    run_for(
+        Command::new("script").args(["-qec", command, "/dev/null"]),
+        limit,
+    )
+}
+
+#[cfg(unix)]
+#[test]
+fn classify_at_a_terminal_reads_fifos_and_process_substitutions() {
+    if Command::new("script").arg("--version").output().is_err() {
+        eprintln!("skipped: no `script` to give the binary a terminal");
+        return;
+    }
+    let dir = folder("fifo");
+    let puzzles = write_file(&dir, "puzzles.txt", &format!("{INKALA}\n").repeat(5));
+    let hdp = std::env::var("HDP_BIN").unwrap_or_else(|_| {
+        assert_cmd::cargo::cargo_bin("hdp")
+            .to_string_lossy()
+            .into_owned()
+    });
+    let fifo = dir.join("fifo");
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    let (p, f) = (puzzles.display(), fifo.display());
+    for command in [
+        format!("bash -c '{hdp} classify --jobs 1 <(cat {p})'"),
+        format!("bash -c 'cat {p} > {f} & {hdp} classify --jobs 1 {f}; wait'"),
+    ] {
+        let r = on_terminal(&command, Duration::from_secs(60));
+        assert_eq!(r.code, Some(0), "{command}: {}{}", r.out, r.err);
+        assert_eq!(r.out.matches(INKALA).count(), 5, "{command}: {}", r.out);
+    }
+}
+
+#[test]
+fn a_budget_of_n_tests_allows_n_and_render_tree_fails_when_unsolved() {
+    let r = run_for(
+        bin().args(["chain", "--budget", "10"]),
+        Duration::from_secs(60),
+    );
+    assert_eq!(r.code, Some(1), "{}", r.err);
+    assert!(r.out.contains(", 10 tests,"), "{}", r.out);
+    let dir = folder("tree-unsolved");
+    let tree = dir.join("tree.svg");
+    let r = run_for(
+        bin()
+            .args(["render", "tree", "--budget", "10", "-o"])
+            .arg(&tree),
+        Duration::from_secs(60),
+    );
+    assert_eq!(r.code, Some(1), "{}", r.err);
+    assert!(r.err.contains("budget"), "{}", r.err);
+    assert!(
+        tree.is_file(),
+        "the picture of what was found is still written"
+    );
+}
+
+/// The report folders of `out` that hold a finished report.
+fn finished_reports(out: &Path) -> usize {
+    std::fs::read_dir(out).map_or(0, |d| {
+        d.filter(|e| e.as_ref().unwrap().path().join(".hdp-entry.json").is_file())
+            .count()
+    })
+}
+
+#[cfg(unix)]
+#[test]
+fn an_interrupted_index_lists_what_is_finished_and_resumes() {
+    let dir = folder("interrupted-index");
+    let rows: String = (1..=40).map(|i| format!("{INKALA}\tp{i}\n")).collect();
+    let table = write_file(&dir, "many.tsv", &format!("puzzle\tname\n{rows}"));
+    let out = dir.join("index");
+    let mut child = bin()
+        .args(["report", "--max-steps", "0", "--index"])
+        .arg(&table)
+        .arg("-o")
+        .arg(&out)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while finished_reports(&out) < 2 && start.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let kill = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130), "{err}");
+    assert!(err.contains("--resume"), "{err}");
+    let done = finished_reports(&out);
+    assert!((2..40).contains(&done), "{done}");
+    let index = std::fs::read_to_string(out.join("index.html")).unwrap();
+    assert_eq!(
+        index.matches("/index.html\"").count(),
+        done,
+        "the index lists what finished"
+    );
+    let kept = std::fs::metadata(out.join("p1").join(".hdp-entry.json"))
+        .unwrap()
+        .modified()
+        .unwrap();
+    let r = run_for(
+        bin()
+            .args(["report", "--max-steps", "0", "--resume", "--index"])
+            .arg(&table)
+            .arg("-o")
+            .arg(&out),
+        Duration::from_secs(300),
+    );
+    assert_eq!(r.code, Some(0), "{}", r.err);
+    assert_eq!(finished_reports(&out), 40);
+    let index = std::fs::read_to_string(out.join("index.html")).unwrap();
+    assert_eq!(index.matches("/index.html\"").count(), 40);
+    let again = std::fs::metadata(out.join("p1").join(".hdp-entry.json"))
+        .unwrap()
+        .modified()
+        .unwrap();
+    assert_eq!(kept, again, "a finished report is kept, not written again");
+}
+
+#[test]
+fn control_characters_and_bidi_overrides_of_labels_are_shown_escaped() {
+    let dir = folder("hostile-labels");
+    let label = "evil\u{0}\u{1b}[31m\u{202e}txt";
+    let table = write_file(
+        &dir,
+        "labels.tsv",
+        &format!("puzzle\tname\n{INKALA}\t{label}\n"),
+    );
+    let out = dir.join("index");
+    let r = run_for(
+        bin()
+            .args(["report", "--max-steps", "0", "--index"])
+            .arg(&table)
+            .arg("-o")
+            .arg(&out),
+        Duration::from_secs(120),
+    );
+    assert_eq!(r.code, Some(0), "{}", r.err);
+    let report = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.is_dir())
+        .unwrap();
+    for page in [out.join("index.html"), report.join("index.html")] {
+        let html = std::fs::read_to_string(&page).unwrap();
+        for c in ['\u{0}', '\u{1b}', '\u{202e}'] {
+            assert!(!html.contains(c), "{}: raw {c:?}", page.display());
+        }
+        assert!(html.contains("\\u{202E}"), "{}", page.display());
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn classify_says_what_each_interrupt_does_and_how_many_records_stay() {
+    let dir = folder("classify-interrupts");
+    let hard = write_file(
+        &dir,
+        "hard.txt",
+        &crate::common::data_text("forum-hardest-1106.txt"),
+    );
+    let mut child = bin()
+        .args(["classify", "--jobs", "1"])
+        .arg(&hard)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut stderr = child.stderr.take().unwrap();
+    let out = std::thread::spawn(move || {
+        let mut s = String::new();
+        stdout.read_to_string(&mut s).unwrap();
+        s
+    });
+    let err = std::thread::spawn(move || {
+        let mut s = String::new();
+        stderr.read_to_string(&mut s).unwrap();
+        s
+    });
+    std::thread::sleep(Duration::from_millis(1500));
+    let signal = |pid: u32| {
+        let kill = Command::new("kill")
+            .args(["-INT", &pid.to_string()])
+            .status()
+            .unwrap();
+        assert!(kill.success());
+    };
+    signal(child.id());
+    std::thread::sleep(Duration::from_millis(30));
+    signal(child.id());
+    let status = child.wait().unwrap();
+    let (out, err) = (out.join().unwrap(), err.join().unwrap());
+    assert_eq!(status.code(), Some(130), "{err}");
+    assert!(err.contains("interrupted: finishing"), "{err}");
+    let records = out.lines().count().saturating_sub(1);
+    assert!(
+        err.contains(&format!("after {records} records")),
+        "{records} records: {err}"
+    );
+}

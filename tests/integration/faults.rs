@@ -311,7 +311,7 @@ fn meaningful_combinations_are_accepted() {
 #[test]
 fn dash_output_is_standard_output() {
     for args in [
-        &["render", "tree", "--variant", "pr", "-o", "-"][..],
+        &["render", "tree", "--variant", "full", "-o", "-"][..],
         &["render", "grid", "-o", "-"],
     ] {
         let out = bin().args(args).arg(INKALA).output().unwrap();

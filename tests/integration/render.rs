@@ -34,11 +34,12 @@ fn render_tree_grid_and_steps() {
     let d = tmp("render");
     for variant in ["analysis", "pr", "full"] {
         let out = d.join(format!("tree-{variant}.svg"));
+        // Pair reduction alone does not solve it: the tree is drawn, the exit code says so.
         hdp()
             .args(["render", "tree", INKALA, "--variant", variant, "-o"])
             .arg(&out)
             .assert()
-            .success();
+            .code(if variant == "pr" { 1 } else { 0 });
         well_formed(&out);
     }
     let grid = d.join("grid.svg");
