@@ -40,6 +40,8 @@ pub mod engine;
 pub mod error;
 pub mod explain;
 pub mod format;
+pub mod generate;
+pub mod givens;
 pub mod grid;
 pub mod minimal;
 pub mod propagate;

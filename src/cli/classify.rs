@@ -16,7 +16,7 @@ use super::input::{Puzzles, ReadArgs, ReadError, WhenEmpty};
 use super::output::{plain_text, tsv_header};
 use super::{EngineArgs, EXIT_OK, EXIT_PUZZLE};
 use clap::{Args, ValueEnum};
-use hdp::classify::{classify, ClassifyOptions, Level};
+use hdp::classify::{classify, Classification, ClassifyOptions, Level};
 use hdp::engine::Limit;
 use hdp::format::Puzzle;
 use hdp::ParseError;
@@ -234,7 +234,8 @@ enum Done {
     Dropped,
 }
 
-fn empty_record(line: usize, options: &ClassifyOptions) -> Record {
+/// A record with no result yet (also `generate`'s).
+pub(super) fn empty_record(line: usize, options: &ClassifyOptions) -> Record {
     Record {
         line,
         puzzle: String::new(),
@@ -300,6 +301,12 @@ fn classify_one(work: Work, options: &ClassifyOptions, timeout: Option<f64>) -> 
         .map(|t| start + Duration::from_secs_f64(t.min(1e9)));
     let c = classify(&puzzle.grid, &opts);
     record.micros = Some(start.elapsed().as_micros() as u64);
+    fill_record(&mut record, &c);
+    (source, record)
+}
+
+/// Puts the results of a classification into `record` (also `generate`'s).
+pub(super) fn fill_record(record: &mut Record, c: &Classification) {
     record.solutions = Some(c.solutions);
     record.level = c.level;
     record.depth_pairs = c.depth_pairs;
@@ -322,7 +329,6 @@ fn classify_one(work: Work, options: &ClassifyOptions, timeout: Option<f64>) -> 
         2 => record.error = Some("several solutions".into()),
         _ => {}
     }
-    (source, record)
 }
 
 #[derive(Default)]
