@@ -359,9 +359,21 @@ impl Record {
     /// caller's (the library reads no clock).
     pub fn of(line: usize, puzzle: &Puzzle, options: &ClassifyOptions) -> Record {
         let c = classify(&puzzle.grid, options);
-        let mut record = Record {
-            puzzle: puzzle.grid.to_line(),
+        Record {
             label: puzzle.label.clone().unwrap_or_default(),
+            ..Record::classified(line, &puzzle.grid, &c, options)
+        }
+    }
+
+    /// The record of `grid` from its classification `c` (made with `options`), without a label.
+    pub fn classified(
+        line: usize,
+        grid: &Grid,
+        c: &Classification,
+        options: &ClassifyOptions,
+    ) -> Record {
+        let mut record = Record {
+            puzzle: grid.to_line(),
             solutions: c.solutions,
             level: c.level,
             depth_pairs: c.depth_pairs,

@@ -33,6 +33,7 @@
 #![warn(missing_docs)]
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
+pub mod canon;
 pub mod chain;
 pub mod classify;
 pub mod decision;
@@ -41,6 +42,8 @@ pub mod engine;
 pub mod error;
 pub mod explain;
 pub mod format;
+pub mod generate;
+pub mod givens;
 pub mod grid;
 pub mod minimal;
 pub mod propagate;

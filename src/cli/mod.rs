@@ -3,6 +3,8 @@
 mod chain;
 mod classify;
 mod files;
+mod generate;
+mod givens;
 mod hint;
 mod input;
 mod output;
@@ -96,6 +98,16 @@ pub enum Command {
     /// Propagate each puzzle ("autosolve") and print the reduced position.
     #[command(after_help = EXIT_HELP)]
     Propagate(solve::PropagateArgs),
+    /// Generate puzzles at a level (or depth), unique, optionally minimal and symmetric.
+    ///
+    /// Each puzzle is rated by the same code as `hdp classify`; no two printed puzzles are
+    /// isomorphs, and none is an isomorph of a seed. Puzzles stream as they are found.
+    #[command(after_help = EXIT_HELP)]
+    Generate(generate::GenerateArgs),
+    /// List the redundant givens of each puzzle (those whose removal keeps the solution
+    /// unique) and say whether it is minimal.
+    #[command(after_help = EXIT_HELP)]
+    Givens(givens::GivensArgs),
     /// Classify a collection by reduction depth: one TSV/JSONL record per puzzle line, in order.
     Classify(classify::ClassifyArgs),
     /// Draw a decision tree, a grid, or every step of the chain as SVG.
@@ -444,6 +456,8 @@ pub fn run(cli: Cli) -> i32 {
         Some(Command::Solve(a)) => solve::run_solve(&a, &mut out),
         Some(Command::Propagate(a)) => solve::run_propagate(&a, &mut out),
         Some(Command::Classify(a)) => classify::run(&a, &mut out),
+        Some(Command::Generate(a)) => generate::run(&a, &mut out),
+        Some(Command::Givens(a)) => givens::run(&a, &mut out),
         Some(Command::Render(a)) => render::run_render(&a, &mut out),
         Some(Command::Report(a)) => render::run_report(&a, &mut out),
         Some(Command::Completions { shell }) => completions(shell, &mut out),

@@ -133,3 +133,229 @@ fn solutions_lists_distinct_solutions_and_the_cells_that_differ() {
     assert_eq!(out.lines().nth(1).map(values), Some(unique[0]));
     assert_eq!(out.lines().count(), 2, "{out}");
 }
+
+/// Whether `g` has exactly one solution, by the plain counter.
+fn naive_unique(g: &[u8; 81]) -> bool {
+    naive_solutions(g, 2).len() == 1
+}
+
+/// The givens whose removal alone leaves `g` unique, by the plain counter, as cell names.
+fn naive_redundant(g: &[u8; 81]) -> Vec<String> {
+    (0..81)
+        .filter(|&i| g[i] != 0)
+        .filter(|&i| {
+            let mut h = *g;
+            h[i] = 0;
+            naive_unique(&h)
+        })
+        .map(|i| format!("{}{}", (b'A' + (i % 9) as u8) as char, i / 9 + 1))
+        .collect()
+}
+
+#[test]
+fn givens_agrees_with_a_brute_force_check() {
+    let solution = naive_solutions(&values(INKALA), 2)[0];
+    // Inkala's puzzle (minimal), and with two and with five of its solution's values added.
+    let mut puzzles = vec![values(INKALA)];
+    for extra in [[1usize, 40].as_slice(), &[1, 2, 3, 40, 79]] {
+        let mut g = values(INKALA);
+        for &i in extra {
+            g[i] = solution[i];
+        }
+        puzzles.push(g);
+    }
+    for g in puzzles {
+        let line: String = g
+            .iter()
+            .map(|&d| if d == 0 { '.' } else { (b'0' + d) as char })
+            .collect();
+        let (out, err, code) = run(hdp().args(["givens", "--format", "json", &line]));
+        assert_eq!(code, 0, "{err}");
+        let record: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+        let redundant: Vec<String> = record["redundant"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c.as_str().unwrap().to_string())
+            .collect();
+        let expected = naive_redundant(&g);
+        assert_eq!(redundant, expected, "{line}");
+        assert_eq!(record["minimal"], expected.is_empty());
+        let (text, _, _) = run(hdp().args(["givens", &line]));
+        assert_eq!(text.starts_with("minimal"), expected.is_empty(), "{text}");
+    }
+    // Several solutions: exit 1 with a message.
+    let (_, err, code) = run(hdp().args(["givens", &format!(".{}", &INKALA[1..])]));
+    assert_eq!(code, 1);
+    assert!(err.contains("several solutions"), "{err}");
+}
+
+/// The image of cell `i` under the symmetry named `name`.
+fn image(name: &str, i: usize) -> usize {
+    let (r, c) = (i / 9, i % 9);
+    match name {
+        "central" => (8 - r) * 9 + 8 - c,
+        "diagonal" => c * 9 + r,
+        "antidiagonal" => (8 - c) * 9 + 8 - r,
+        "horizontal" => (8 - r) * 9 + c,
+        "vertical" => r * 9 + 8 - c,
+        _ => i,
+    }
+}
+
+/// Runs `hdp generate ARGS --format jsonl` and checks every puzzle it prints: unique and (with
+/// `--minimal`) minimal by the plain counter, symmetric, rated `level` by `hdp classify`, with
+/// a canonical form of its own that is no seed's. Returns the puzzles.
+fn check_generated(args: &[&str], level: &str, minimal: bool, symmetry: &str) -> Vec<String> {
+    let mut cmd = hdp();
+    cmd.arg("generate").args(args).args(["--format", "jsonl"]);
+    let (out, err, code) = run(&mut cmd);
+    assert_eq!(code, 0, "{args:?}: {err}");
+    let records: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let puzzles: Vec<String> = records
+        .iter()
+        .map(|r| r["puzzle"].as_str().unwrap().to_string())
+        .collect();
+    let mut forms = std::collections::HashSet::new();
+    let seeds: std::collections::HashSet<String> = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/data/generate-seeds.txt"
+    ))
+    .unwrap()
+    .lines()
+    .map(|l| hdp::generate::canonical_of(&l.parse().unwrap()))
+    .collect();
+    for (r, p) in records.iter().zip(&puzzles) {
+        let g = values(p);
+        assert!(naive_unique(&g), "{p}: not unique");
+        if minimal {
+            assert_eq!(
+                naive_redundant(&g),
+                Vec::<String>::new(),
+                "{p}: not minimal"
+            );
+        }
+        assert!(
+            (0..81).all(|i| (g[i] == 0) == (g[image(symmetry, i)] == 0)),
+            "{p}: not {symmetry}"
+        );
+        assert_eq!(r["level"], level, "{p}");
+        let canonical = r["canonical"].as_str().unwrap().to_string();
+        assert_eq!(canonical, hdp::generate::canonical_of(&p.parse().unwrap()));
+        assert!(!seeds.contains(&canonical), "{p}: an isomorph of a seed");
+        assert!(forms.insert(canonical), "{p}: printed twice");
+    }
+    // `hdp classify` rates them the same, by itself.
+    let (rated, err, code) = run(hdp()
+        .args(["classify", "--format", "jsonl", "--no-timing"])
+        .args(&puzzles));
+    assert_eq!(code, 0, "{err}");
+    for (line, p) in rated.lines().zip(&puzzles) {
+        let r: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert_eq!(r["level"], level, "{p}: classify rates it otherwise");
+    }
+    puzzles
+}
+
+#[test]
+fn generated_puzzles_are_unique_at_their_level_and_distinct() {
+    for level in ["trivial", "easy", "medium"] {
+        let p = check_generated(
+            &["--level", level, "-n", "4", "--seed", "3"],
+            level,
+            false,
+            "none",
+        );
+        assert_eq!(p.len(), 4);
+    }
+    let p = check_generated(
+        &[
+            "--level",
+            "medium",
+            "-n",
+            "3",
+            "--minimal",
+            "--symmetry",
+            "central",
+            "--givens",
+            "20..32",
+        ],
+        "medium",
+        true,
+        "central",
+    );
+    assert!(p
+        .iter()
+        .all(|l| (20..=32).contains(&l.chars().filter(|c| *c != '.').count())));
+    let p = check_generated(
+        &["--level", "hard", "-n", "3", "--seed", "9"],
+        "hard",
+        false,
+        "none",
+    );
+    assert_eq!(p.len(), 3);
+    check_generated(
+        &[
+            "--level",
+            "hard",
+            "-n",
+            "2",
+            "--minimal",
+            "--symmetry",
+            "diagonal",
+        ],
+        "hard",
+        true,
+        "diagonal",
+    );
+}
+
+#[test]
+fn the_same_seed_gives_the_same_puzzles_whatever_the_jobs() {
+    for level in ["medium", "hard"] {
+        let runs: Vec<String> = ["1", "2", "3"]
+            .iter()
+            .map(|j| {
+                let (out, err, code) = run(hdp().args([
+                    "generate", "--level", level, "-n", "4", "--seed", "11", "-j", j,
+                ]));
+                assert_eq!(code, 0, "{err}");
+                out
+            })
+            .collect();
+        assert_eq!(runs[0], runs[1]);
+        assert_eq!(runs[0], runs[2]);
+        let (other, _, _) =
+            run(hdp().args(["generate", "--level", level, "-n", "4", "--seed", "12"]));
+        assert_ne!(runs[0], other);
+    }
+}
+
+#[test]
+fn generate_stops_at_its_limits_and_rejects_bad_options() {
+    // No extreme puzzle within one attempt: exit 1 with a note, nothing printed.
+    let (out, err, code) = run(hdp().args([
+        "generate", "--level", "extreme", "--budget", "1", "--steps", "2",
+    ]));
+    assert_eq!((out.as_str(), code), ("", 1), "{err}");
+    assert!(err.contains("0 of 1 puzzles"), "{err}");
+    for bad in [
+        ["--givens", "30..20"].as_slice(),
+        &["--symmetry", "spiral"],
+        &["--level", "hard", "--depth", "2"],
+        &["--count", "0"],
+    ] {
+        let (_, err, code) = run(hdp().arg("generate").args(bad));
+        assert_eq!(code, 2, "{bad:?}: {err}");
+    }
+    let path = std::env::temp_dir().join("hdp-generate-bad-seeds.txt");
+    std::fs::write(&path, format!("{INKALA}\n{}x\n", &INKALA[..80])).unwrap();
+    let (_, err, code) = run(hdp()
+        .args(["generate", "--level", "hard", "--from"])
+        .arg(&path));
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("line 2"), "{err}");
+}

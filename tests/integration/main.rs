@@ -1,6 +1,7 @@
 //! The integration tests: one binary (link time matters on 2 cores), one module per area. The
 //! modules that run the `hdp` binary need the `cli` feature.
 
+mod canon;
 mod classify;
 #[cfg(feature = "cli")]
 mod cli;
