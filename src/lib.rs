@@ -46,6 +46,7 @@ pub mod minimal;
 pub mod propagate;
 #[cfg(feature = "render")]
 pub mod render;
+pub mod settings;
 pub mod solver;
 pub mod statement;
 pub mod study;

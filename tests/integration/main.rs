@@ -15,6 +15,8 @@ mod hostile;
 mod inputs;
 mod minimal;
 mod properties;
+#[cfg(feature = "cli")]
+mod readme;
 mod reference;
 #[cfg(feature = "cli")]
 mod render;
