@@ -2,12 +2,12 @@
 # Writes analyses/proof-size.md: the size of the minimal contradiction proof (its lines and the
 # moves of their derivations, spec §10) against hdp's depth and the Sudoku Explainer ratings (ER)
 # of forum-hardest-1106 (../shared/corpora/forum-hardest-1106-ratings.tsv).
-#   bash analyses/proof-size.sh > analyses/proof-size.md        # the first 150 puzzles
+#   bash analyses/proof-size.sh > analyses/proof-size.md        # the first 100 puzzles (~10 min)
 #   bash analyses/proof-size.sh 375                             # all of them (slower)
 # HDP=path/to/hdp overrides the binary (default: target/release/hdp, built if missing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-count="${1:-150}"
+count="${1:-100}"
 hdp="${HDP:-target/release/hdp}"
 [ -x "$hdp" ] || cargo build --release --quiet
 corpora=../shared/corpora

@@ -310,11 +310,11 @@ pub struct Record {
     pub micros: Option<u64>,
     /// Why the line has no level: it did not parse, or the puzzle has no unique solution.
     pub error: Option<String>,
-    /// With `--proof-size`: the moves of all derivations of the minimal contradiction proof
-    /// (empty when there is none within the limits).
+    /// Only when asked for (`classify --proof-size`): the moves of all derivations of the
+    /// minimal contradiction proof (spec §10), inside: empty when there is none within the limits.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub proof_moves: Option<Option<usize>>,
-    /// With `--proof-size`: the lines of that proof.
+    /// Only when asked for: the lines of that proof.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub proof_lines: Option<Option<usize>>,
 }
@@ -344,6 +344,17 @@ impl Record {
             proof_moves: None,
             proof_lines: None,
         }
+    }
+
+    /// The record with the proof-size fields filled in (`classify --proof-size`): computed for
+    /// a puzzle with one solution, present but empty otherwise.
+    pub fn with_proof_size(mut self, grid: &crate::Grid, options: &ClassifyOptions) -> Record {
+        let size = (self.solutions == Some(1))
+            .then(|| crate::derivation::proof_size(grid, &options.engine))
+            .flatten();
+        self.proof_moves = Some(size.map(|s| s.moves));
+        self.proof_lines = Some(size.map(|s| s.lines));
+        self
     }
 
     /// The record of a line that did not parse: `raw` is its text, `error` why.

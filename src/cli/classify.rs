@@ -162,13 +162,6 @@ fn into_plain(mut record: Record) -> Record {
     record
 }
 
-/// What a worker needs beside the options: the timeout and whether to size proofs.
-#[derive(Clone, Copy)]
-struct Extra {
-    timeout: Option<f64>,
-    proof_size: bool,
-}
-
 /// One item handed to a worker.
 enum Work {
     /// A puzzle to classify.
@@ -200,6 +193,13 @@ enum Done {
     Dropped,
 }
 
+/// What a worker needs beside the options: the timeout and whether to size proofs.
+#[derive(Clone, Copy)]
+struct Extra {
+    timeout: Option<f64>,
+    proof_size: bool,
+}
+
 /// The record of one item, with the stderr message of a bad line.
 fn finish(work: Work, options: &ClassifyOptions, extra: Extra) -> Done {
     let message = match &work {
@@ -215,22 +215,19 @@ fn finish(work: Work, options: &ClassifyOptions, extra: Extra) -> Done {
 }
 
 fn classify_one(work: Work, options: &ClassifyOptions, extra: Extra) -> (String, Record) {
-    let unsized_proof = |mut record: Record| {
-        if extra.proof_size {
-            (record.proof_moves, record.proof_lines) = (Some(None), Some(None));
-        }
-        record
-    };
     match work {
         Work::Bad {
             source,
             line,
             raw,
             error,
-        } => (
-            source,
-            unsized_proof(Record::bad(line, raw, &error, options)),
-        ),
+        } => {
+            let mut record = Record::bad(line, raw, &error, options);
+            if extra.proof_size {
+                (record.proof_moves, record.proof_lines) = (Some(None), Some(None));
+            }
+            (source, record)
+        }
         Work::Puzzle {
             source,
             line,
@@ -243,12 +240,8 @@ fn classify_one(work: Work, options: &ClassifyOptions, extra: Extra) -> (String,
                 .filter(|t| t.is_finite() && *t >= 0.0)
                 .map(|t| start + Duration::from_secs_f64(t.min(1e9)));
             let mut record = Record::of(line, &puzzle, &opts);
-            if extra.proof_size && record.solutions == Some(1) {
-                let size = hdp::derivation::proof_size(&puzzle.grid, &opts.engine);
-                record.proof_moves = Some(size.map(|s| s.moves));
-                record.proof_lines = Some(size.map(|s| s.lines));
-            } else {
-                record = unsized_proof(record);
+            if extra.proof_size {
+                record = record.with_proof_size(&puzzle.grid, &opts);
             }
             record.micros = Some(start.elapsed().as_micros() as u64);
             (source, record)

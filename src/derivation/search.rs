@@ -605,29 +605,45 @@ fn contradictions_in(g: &Grid, profile: &Profile) -> Vec<Contradiction> {
     out
 }
 
+/// Where each of `values` can go in `g`, as cell sets, sorted: a name for the values that does
+/// not depend on the digits' names.
+fn signature(g: &Grid, values: Candidates) -> Vec<u128> {
+    let mut out: Vec<u128> = values
+        .iter()
+        .map(|d| {
+            Cell::all()
+                .filter(|&c| g.get(c).contains(d))
+                .fold(0u128, |m, c| m | 1 << c.index())
+        })
+        .collect();
+    out.sort_unstable();
+    out
+}
+
 /// The order of moves inside a round, which ties are broken by: by rule (singles first), unit
-/// and cells, so that it does not depend on the digits' names (only moves that differ in their
-/// values alone, which a position without a contradiction does not have, are ordered by them).
-fn move_order(m: &Move) -> (u8, Rule, Option<Unit>, Option<Unit>, Vec<Cell>, u16) {
+/// and cells, then where their values can go in `g`, so that it does not depend on the digits'
+/// names.
+fn move_order(m: &Move, g: &Grid) -> (u8, Rule, Option<Unit>, Option<Unit>, Vec<Cell>, Vec<u128>) {
     (
         m.rule.rank(),
         m.rule,
         m.unit,
         m.leaves,
         m.cells.clone(),
-        m.values.bits(),
+        signature(g, m.values),
     )
 }
 
-/// The order of contradictions, for ties: by kind, unit and cells, then values.
-fn contradiction_order(c: &Contradiction) -> (u8, Option<Unit>, Vec<Cell>, u16) {
+/// The order of contradictions, for ties: by kind, unit and cells, then where their values can
+/// go.
+fn contradiction_order(c: &Contradiction, g: &Grid) -> (u8, Option<Unit>, Vec<Cell>, Vec<u128>) {
     let kind = match c.kind {
         ContradictionKind::NoValue => 0,
         ContradictionKind::NoPlace => 1,
         ContradictionKind::Twice => 2,
         ContradictionKind::TooFewValues => 3,
     };
-    (kind, c.unit, c.cells.clone(), c.values.bits())
+    (kind, c.unit, c.cells.clone(), signature(g, c.values))
 }
 
 /// A set of moves (by index), as bits.
@@ -704,7 +720,7 @@ pub(super) fn search(
     let mut first_round: Option<u32> = None;
     for round in 0..=729u32 {
         let mut found = contradictions_in(&g, profile);
-        found.sort_by_key(contradiction_order);
+        found.sort_by_key(|c| contradiction_order(c, &g));
         for c in found {
             let mut bits = Bits::default();
             for k in premises_of_contradiction(assumed, &c) {
@@ -724,7 +740,7 @@ pub(super) fn search(
         if found.is_empty() {
             break;
         }
-        found.sort_by_key(move_order);
+        found.sort_by_key(|m| move_order(m, &g));
         // The cheapest move found this round for each key it removes.
         let mut round_best: Vec<Option<(u32, u8, usize)>> = vec![None; 729];
         let base = seen.len();
@@ -907,7 +923,7 @@ fn build_on_what_shows(
     profile: &Profile,
 ) -> Option<(Vec<Move>, Contradiction)> {
     let mut found = contradictions_in(g, profile);
-    found.sort_by_key(contradiction_order);
+    found.sort_by_key(|c| contradiction_order(c, g));
     let c = found
         .into_iter()
         .min_by_key(|c| premises_of_contradiction(assumed, c).len())?;
