@@ -36,6 +36,7 @@
 pub mod chain;
 pub mod classify;
 pub mod decision;
+pub mod derivation;
 pub mod engine;
 pub mod error;
 pub mod explain;

@@ -118,6 +118,10 @@ pub struct ClassifyArgs {
     /// Print only the summary, to stdout (instead of --summary's records plus summary on stderr).
     #[arg(long, conflicts_with = "summary")]
     pub summary_only: bool,
+    /// Add the columns proof_moves and proof_lines: the size of the minimal proof that only
+    /// contradictions prove, in moves of its derivations and in lines (slower: one more analysis).
+    #[arg(long)]
+    pub proof_size: bool,
 }
 
 fn parse_shard(s: &str) -> Result<(usize, usize), String> {
@@ -178,6 +182,13 @@ pub struct Record {
     pub micros: Option<u64>,
     /// Why the line has no level: it did not parse, or the puzzle has no unique solution.
     pub error: Option<String>,
+    /// With `--proof-size`: the moves of all derivations of the minimal contradiction proof
+    /// (empty when there is none within the limits).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub proof_moves: Option<Option<usize>>,
+    /// With `--proof-size`: the lines of that proof.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub proof_lines: Option<Option<usize>>,
 }
 
 /// A JSON Lines record: the JSON-only `schema` and `source`, then the fields of [`Record`].
@@ -201,6 +212,13 @@ impl Record {
         self.error = self.error.map(|e| plain_text(&e));
         self
     }
+}
+
+/// What a worker needs beside the options: the timeout and whether to size proofs.
+#[derive(Clone, Copy)]
+struct Extra {
+    timeout: Option<f64>,
+    proof_size: bool,
 }
 
 /// One item handed to a worker.
@@ -254,16 +272,18 @@ fn empty_record(line: usize, options: &ClassifyOptions) -> Record {
         limit: None,
         micros: None,
         error: None,
+        proof_moves: None,
+        proof_lines: None,
     }
 }
 
 /// The record of one item, with the stderr message of a bad line.
-fn finish(work: Work, options: &ClassifyOptions, timeout: Option<f64>) -> Done {
+fn finish(work: Work, options: &ClassifyOptions, extra: Extra) -> Done {
     let message = match &work {
         Work::Bad { source, error, .. } => Some(format!("{source}: {error}")),
         Work::Puzzle { .. } => None,
     };
-    let (source, record) = classify_one(work, options, timeout);
+    let (source, record) = classify_one(work, options, extra);
     Done::Record {
         source,
         record: Box::new(record),
@@ -271,7 +291,7 @@ fn finish(work: Work, options: &ClassifyOptions, timeout: Option<f64>) -> Done {
     }
 }
 
-fn classify_one(work: Work, options: &ClassifyOptions, timeout: Option<f64>) -> (String, Record) {
+fn classify_one(work: Work, options: &ClassifyOptions, extra: Extra) -> (String, Record) {
     let (source, line, puzzle) = match work {
         Work::Bad {
             source,
@@ -282,6 +302,9 @@ fn classify_one(work: Work, options: &ClassifyOptions, timeout: Option<f64>) -> 
             let mut record = empty_record(line, options);
             record.puzzle = raw;
             record.error = Some(error.to_string());
+            if extra.proof_size {
+                (record.proof_moves, record.proof_lines) = (Some(None), Some(None));
+            }
             return (source, record);
         }
         Work::Puzzle {
@@ -295,10 +318,18 @@ fn classify_one(work: Work, options: &ClassifyOptions, timeout: Option<f64>) -> 
     record.puzzle = puzzle.grid.to_line();
     record.label = puzzle.label.unwrap_or_default();
     let start = Instant::now();
-    opts.engine.budget.deadline = timeout
+    opts.engine.budget.deadline = extra
+        .timeout
         .filter(|t| t.is_finite() && *t >= 0.0)
         .map(|t| start + Duration::from_secs_f64(t.min(1e9)));
     let c = classify(&puzzle.grid, &opts);
+    if extra.proof_size && c.solutions == 1 {
+        let size = hdp::derivation::proof_size(&puzzle.grid, &opts.engine);
+        record.proof_moves = Some(size.map(|s| s.moves));
+        record.proof_lines = Some(size.map(|s| s.lines));
+    } else if extra.proof_size {
+        (record.proof_moves, record.proof_lines) = (Some(None), Some(None));
+    }
     record.micros = Some(start.elapsed().as_micros() as u64);
     record.solutions = Some(c.solutions);
     record.level = c.level;
@@ -494,7 +525,10 @@ pub fn run(a: &ClassifyArgs, out: &mut super::Output) -> anyhow::Result<i32> {
     });
     let width = WINDOW * threads;
     let dispatched = Arc::new(AtomicUsize::new(0));
-    let timeout = a.engine.timeout;
+    let extra = Extra {
+        timeout: a.engine.timeout,
+        proof_size: a.proof_size,
+    };
     let (work_tx, work_rx) = channel::<(usize, Work)>();
     let (done_tx, done_rx) = channel::<(usize, Done)>();
     {
@@ -546,9 +580,9 @@ pub fn run(a: &ClassifyArgs, out: &mut super::Output) -> anyhow::Result<i32> {
                 dispatched.fetch_add(1, Ordering::SeqCst);
                 // A bad line needs no engine: its record goes straight to the writer.
                 let sent = match work {
-                    Work::Bad { .. } => done_tx
-                        .send((index, finish(work, &options, timeout)))
-                        .is_ok(),
+                    Work::Bad { .. } => {
+                        done_tx.send((index, finish(work, &options, extra))).is_ok()
+                    }
                     Work::Puzzle { .. } => work_tx.send((index, work)).is_ok(),
                 };
                 if !sent {
@@ -570,7 +604,7 @@ pub fn run(a: &ClassifyArgs, out: &mut super::Output) -> anyhow::Result<i32> {
             let done = if STOP.load(Ordering::SeqCst) {
                 Done::Dropped
             } else {
-                finish(work, &options, timeout)
+                finish(work, &options, extra)
             };
             if done_tx.send((index, done)).is_err() {
                 break;
@@ -595,7 +629,10 @@ fn write_records(
         e
     };
     if !a.summary_only && a.format == RecordFormat::Tsv {
-        let template = empty_record(0, &a.engine.classify_options(a.te));
+        let mut template = empty_record(0, &a.engine.classify_options(a.te));
+        if a.proof_size {
+            (template.proof_moves, template.proof_lines) = (Some(None), Some(None));
+        }
         out.write_all(&tsv_header(&template)?)
             .and_then(|()| out.flush())
             .map_err(stop_on_error)?;

@@ -82,8 +82,9 @@ pub enum Command {
     Chain(chain::ChainArgs),
     /// The next fact to look for: the first step of the shortest proof from the position.
     ///
-    /// Prints the lines of the minimal proof (`hdp chain --minimal`) up to the first that
-    /// establishes a fact, each with why its contradiction holds, then `# next: FACT`. Exit 1
+    /// Prints the lines of the minimal contradiction proof (`hdp chain --minimal --proof
+    /// contradiction`) up to the first that establishes a fact, each with its derivation, then
+    /// `# next: FACT` (`--reveal` shows less: only where to look, or the fact). Exit 1
     /// when the position has no solution or several, is already solved, or a limit stopped the
     /// analysis.
     #[command(after_help = EXIT_HELP)]
@@ -158,8 +159,9 @@ pub struct EngineArgs {
     #[arg(long, default_value = "default")]
     pub profile: Profile,
     /// What proves: reaching the solution (HDP) or only contradictions (trial and error).
-    #[arg(long, value_enum, default_value_t = ProofArg::Solution)]
-    pub proof: ProofArg,
+    /// Default: solution; for `hint`, contradiction (a hint deduces, it does not reveal).
+    #[arg(long, value_enum)]
+    pub proof: Option<ProofArg>,
     /// How hypotheses are walked.
     #[arg(long, value_enum, default_value_t = WalkArg::BreadthFirst)]
     pub walk: WalkArg,
@@ -231,7 +233,7 @@ impl EngineArgs {
             max_depth: self.max_depth.unwrap_or(default_depth),
             decisions: self.decisions,
             profile: self.profile,
-            proof: match self.proof {
+            proof: match self.proof.unwrap_or(ProofArg::Solution) {
                 ProofArg::Solution => Proof::Solution,
                 ProofArg::Contradiction => Proof::Contradiction,
             },

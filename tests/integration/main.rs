@@ -5,6 +5,7 @@ mod classify;
 #[cfg(feature = "cli")]
 mod cli;
 mod common;
+mod derivation;
 mod engine;
 #[cfg(feature = "cli")]
 mod faults;
