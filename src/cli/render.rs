@@ -39,9 +39,10 @@ pub enum RenderWhat {
         /// analysis (first level), pr, dpr, vdpr or full.
         #[arg(long, value_enum, default_value_t = Variant::Full)]
         variant: Variant,
-        /// Which hypotheses are drawn open: proof (the proof's path; the rest folded per
-        /// hypothesis and per run of decisions that found nothing), all (up to --max-nodes) or
-        /// none (the top level). Folded boxes open on click in a browser.
+        /// Which hypotheses are drawn open: proof (the proof's path open at the top, the rest
+        /// of each state folded after it, a box per row of decisions that found nothing),
+        /// proof-only (the proof's path alone), all (up to --max-nodes) or none (the top
+        /// level). Folded boxes open on click in a browser.
         #[arg(long, value_enum, default_value_t = ExpandArg::Proof)]
         expand: ExpandArg,
         /// Same as --expand all.
@@ -110,6 +111,8 @@ pub enum ExpandArg {
     All,
     /// Every hypothesis folded.
     None,
+    /// The proof's path alone: the decisions that found nothing are not drawn.
+    ProofOnly,
 }
 
 /// `render tree --format`.
@@ -315,6 +318,7 @@ pub fn run_render(a: &RenderArgs, out: &mut Output) -> anyhow::Result<i32> {
                     (_, true) | (ExpandArg::All, _) => Expand::All,
                     (ExpandArg::Proof, _) => Expand::Proof,
                     (ExpandArg::None, _) => Expand::None,
+                    (ExpandArg::ProofOnly, _) => Expand::ProofOnly,
                 },
                 max_width: f64::from(*max_width),
                 max_nodes: usize::try_from(*max_nodes).unwrap_or(usize::MAX),

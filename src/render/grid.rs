@@ -327,7 +327,7 @@ fn legend(y: f64) -> Group {
 }
 
 /// `text` cut to `max` characters, the last one an ellipsis when something was cut.
-fn shorten(text: &str, max: usize) -> String {
+pub(super) fn shorten(text: &str, max: usize) -> String {
     if text.chars().count() <= max {
         text.to_string()
     } else {

@@ -1,5 +1,7 @@
-//! Decision trees as SVG, legible at any size: the proof's path open and everything else folded
-//! per hypothesis (or per run of decisions that found nothing), in a layout whose width is
+//! Decision trees as SVG, legible at any size: the proof's path open and at the top (in each
+//! state on it, the decision that ends the state's search first, then the decisions that found
+//! something, in the search's order), everything else folded after it per hypothesis (or per
+//! row of decisions that found nothing), in a layout whose width is
 //! bounded (children that do not fit beside each other wrap into rows under their parent, joined
 //! by a bus on the left; each pass of the search starts a labelled row, restarts after facts
 //! included), with the folded parts inside the SVG as hidden panels that its own script opens on
@@ -9,6 +11,7 @@
 //! static layout never re-flows and reserves no empty space; without JavaScript the picture is
 //! complete as drawn (each folded node says how many nodes and tests it hides and its outcome).
 
+use super::grid::shorten;
 use super::{colours, svg_document, text_width, COLOURS};
 use crate::tree::{NodeKind, NodeOutcome, Tree, TreeNode};
 use petgraph::graph::NodeIndex;
@@ -51,6 +54,16 @@ pub enum Expand {
     All,
     /// Only the top level: every hypothesis folded, runs of decisions that found nothing folded.
     None,
+    /// The proof's path alone, drawn as with [`Expand::Proof`]; the decisions that found
+    /// nothing are not drawn at all (the picture says how many nodes it leaves out that way).
+    ProofOnly,
+}
+
+impl Expand {
+    /// Whether the proof's path is drawn first, open, with the rest of each state after it.
+    fn proof_first(self) -> bool {
+        matches!(self, Expand::Proof | Expand::ProofOnly)
+    }
 }
 
 /// Every setting of a tree picture.
@@ -69,6 +82,10 @@ pub struct TreeView {
 /// With [`Expand::Proof`], the most boxes the picture uses before it folds the later
 /// hypotheses of the proof too (each opens on click).
 pub const PROOF_BOXES: usize = 500;
+
+/// With [`Expand::Proof`], the most recorded nodes a refuted (CTR) hypothesis holds to be drawn
+/// open; larger ones are folded (each opens on click), so that the proof's path stays short.
+pub const OPEN_CTR_NODES: usize = 60;
 
 /// The default bound on a tree picture's width, in pixels.
 pub const MAX_WIDTH: f64 = 1_600.0;
@@ -172,6 +189,9 @@ pub struct Layout {
     pub left_out: usize,
     /// The cap that left them out.
     pub max_nodes: usize,
+    /// Recorded nodes [`Expand::ProofOnly`] does not draw: the decisions off the proof's path
+    /// and everything under them.
+    pub off_proof: usize,
 }
 
 const GAP_X: f64 = 14.0;
@@ -275,8 +295,9 @@ type Row<T> = (Option<(String, bool)>, Vec<T>);
 enum Item {
     /// A node drawn as itself.
     Node(NodeIndex),
-    /// A run of decisions folded into one box.
-    Run(Vec<NodeIndex>),
+    /// A run of decisions folded into one box, with the row it comes from when it is drawn
+    /// away from that row (after the proof's path).
+    Run(Vec<NodeIndex>, Option<String>),
 }
 
 /// What a panel shows.
@@ -296,6 +317,8 @@ struct Builder<'a> {
     tests: Vec<usize>,
     budget: usize,
     queue: Vec<Content>,
+    /// Nodes left off the picture by [`Expand::ProofOnly`].
+    off_proof: usize,
 }
 
 impl Builder<'_> {
@@ -327,6 +350,19 @@ impl Builder<'_> {
         })
     }
 
+    /// Whether decision `d` ends the search of its state: a branch reaches the solution, or
+    /// both branches fail.
+    fn deciding(&self, d: NodeIndex) -> bool {
+        let outcomes: Vec<Option<NodeOutcome>> = self
+            .tree
+            .children(d)
+            .into_iter()
+            .map(|b| self.tree.graph[b].outcome)
+            .collect();
+        outcomes.contains(&Some(NodeOutcome::Sol))
+            || (outcomes.len() == 2 && outcomes.iter().all(|o| *o == Some(NodeOutcome::Ctr)))
+    }
+
     fn open(&self, h: NodeIndex, in_panel: bool) -> bool {
         if in_panel {
             return false;
@@ -335,13 +371,17 @@ impl Builder<'_> {
             Expand::All => self.below[h.index()] <= self.budget,
             // The picture itself opens hypotheses up to its share of the boxes; the panels
             // take the rest.
-            Expand::Proof => {
-                self.budget > self.view.max_nodes - (self.view.max_nodes / 4).min(PROOF_BOXES)
-                    && matches!(
-                        self.tree.graph[h].outcome,
-                        Some(NodeOutcome::Ctr | NodeOutcome::Sol)
-                    )
-            }
+            // The winning branch opens while any box is left; a refuted one when it is small
+            // and while the picture has its share.
+            Expand::Proof | Expand::ProofOnly => match self.tree.graph[h].outcome {
+                Some(NodeOutcome::Sol) => self.budget > 0,
+                Some(NodeOutcome::Ctr) => {
+                    self.below[h.index()] <= OPEN_CTR_NODES
+                        && self.budget
+                            > self.view.max_nodes - (self.view.max_nodes / 4).min(PROOF_BOXES)
+                }
+                _ => false,
+            },
             Expand::None => false,
         }
     }
@@ -424,8 +464,8 @@ impl Builder<'_> {
                     let fold = self.folds(c, in_panel);
                     if let Some(s) = segs.last_mut() {
                         match (fold, s.1.last_mut()) {
-                            (true, Some(Item::Run(run))) => run.push(c),
-                            (true, _) => s.1.push(Item::Run(vec![c])),
+                            (true, Some(Item::Run(run, _))) => run.push(c),
+                            (true, _) => s.1.push(Item::Run(vec![c], None)),
                             (false, _) => s.1.push(Item::Node(c)),
                         }
                     }
@@ -443,7 +483,7 @@ impl Builder<'_> {
         // A run of one decision is drawn as itself.
         for s in &mut segs {
             for item in &mut s.1 {
-                if let Item::Run(run) = item {
+                if let Item::Run(run, _) = item {
                     if run.len() == 1 && self.budget > 0 {
                         *item = Item::Node(run[0]);
                     }
@@ -456,14 +496,17 @@ impl Builder<'_> {
     fn item(&mut self, item: Item, avail: f64, in_panel: bool) -> Block {
         match item {
             Item::Node(n) => self.node(n, avail, in_panel),
-            Item::Run(run) => {
+            Item::Run(run, caption) => {
                 let hides = run.iter().map(|d| self.below[d.index()] + 1).sum::<usize>();
                 let tests = run.iter().map(|d| self.tests[d.index()]).sum::<usize>();
                 let first = run[0];
-                let lines = vec![
+                let mut lines = vec![
                     format!("{} with no CTR/SOL", count(run.len(), "decision")),
                     format!("{}, {}", count(tests, "test"), count(hides, "node")),
                 ];
+                if let Some(c) = caption {
+                    lines.insert(0, shorten(&c, ((avail / 7.3) as usize).saturating_sub(3)));
+                }
                 let mut b = self.new_box(first, lines, "fold");
                 b.hides = hides;
                 b.opens = Some(self.queue(Content::Run(run)));
@@ -500,8 +543,62 @@ impl Builder<'_> {
                 ..Block::default()
             };
         }
-        let segs = self.segments(n, in_panel);
+        let mut segs = self.segments(n, in_panel);
+        if self.view.expand.proof_first() && !in_panel {
+            segs = self.proof_first(segs);
+        }
         self.arrange(Some(b), segs, avail, in_panel)
+    }
+
+    /// The rows of a state on the proof's path: first the rows that hold facts or decisions
+    /// with a CTR or SOL branch (the proof), in the search's order and with their own labels,
+    /// only those items; then one row with each row's other decisions folded into one box
+    /// that names the row, or with [`Expand::ProofOnly`] nothing (counted in `off_proof`).
+    fn proof_first(&mut self, segs: Vec<Row<Item>>) -> Vec<Row<Item>> {
+        let mut proof: Vec<Row<Item>> = Vec::new();
+        let mut deciding = Vec::new();
+        let mut rest: Vec<Item> = Vec::new();
+        for (label, items) in segs {
+            let mut kept = Vec::new();
+            let mut folded = Vec::new();
+            for item in items {
+                match item {
+                    Item::Node(n) if self.tree.graph[n].kind != NodeKind::Decision => {
+                        kept.push(Item::Node(n))
+                    }
+                    Item::Node(n) if self.deciding(n) => deciding.push(Item::Node(n)),
+                    Item::Node(n) if self.productive(n) => kept.push(Item::Node(n)),
+                    Item::Node(n) => folded.push(n),
+                    Item::Run(run, _) => folded.extend(run),
+                }
+            }
+            if !folded.is_empty() {
+                let name = label.as_ref().map(|(text, _)| text.clone());
+                rest.push(Item::Run(folded, name));
+            }
+            if !kept.is_empty() {
+                proof.push((label, kept));
+            }
+        }
+        if !deciding.is_empty() {
+            let label = "the decision that ends this search, first; then the search in its order";
+            proof.insert(0, (Some((label.to_string(), false)), deciding));
+        }
+        if self.view.expand == Expand::ProofOnly {
+            for item in rest {
+                if let Item::Run(run, _) = item {
+                    self.off_proof += run.iter().map(|d| self.below[d.index()] + 1).sum::<usize>();
+                }
+            }
+        } else if !rest.is_empty() {
+            let label = if proof.is_empty() {
+                "no CTR/SOL in this state: each box folds a row of decisions"
+            } else {
+                "the rest of the search (no CTR/SOL): each box folds a row of decisions"
+            };
+            proof.push((Some((label.to_string(), false)), rest));
+        }
+        proof
     }
 
     /// Places the rows under `parent` (or alone, in a panel): side by side under a centred
@@ -636,6 +733,7 @@ pub fn layout_view(tree: &Tree, view: &TreeView) -> Layout {
         tests,
         budget: view.max_nodes.max(1),
         queue: Vec::new(),
+        off_proof: 0,
     };
     let avail = (view.max_width - 2.0 * MARGIN).max(200.0);
     let main = b.node(tree.root, avail, false);
@@ -649,6 +747,7 @@ pub fn layout_view(tree: &Tree, view: &TreeView) -> Layout {
         truncated: tree.truncated,
         left_out: 0,
         max_nodes: view.max_nodes,
+        off_proof: b.off_proof,
     };
     let mut dummy = Block::default();
     dummy.append(main, MARGIN, MARGIN);
@@ -880,6 +979,13 @@ fn draw(l: &Layout, tree: &Tree) -> String {
             l.max_nodes
         ));
     }
+    if l.off_proof > 0 {
+        notes.push(format!(
+            "Proof only: {} off the proof's path are not drawn; --expand proof draws them \
+             folded after it.",
+            count(l.off_proof, "recorded node")
+        ));
+    }
     if l.truncated {
         notes.push(format!(
             "Recording stopped at {} nodes before the analysis ended.",
@@ -1011,7 +1117,7 @@ mod tests {
     #[test]
     fn svg_is_well_formed_with_its_script() {
         for tree in trees() {
-            for expand in [Expand::Proof, Expand::All, Expand::None] {
+            for expand in [Expand::Proof, Expand::ProofOnly, Expand::All, Expand::None] {
                 for max_nodes in [1, 3, 100, usize::MAX] {
                     let view = TreeView {
                         expand,

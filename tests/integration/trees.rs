@@ -7,7 +7,7 @@
 use crate::common::{data, data_text};
 use hdp::engine::{Analysis, Options, Recording};
 use hdp::render::{layout_view, tree_svg_view, Expand, Layout, TreeView};
-use hdp::tree::{NodeKind, Tree};
+use hdp::tree::{NodeKind, NodeOutcome, Tree};
 use hdp::Grid;
 use petgraph::graph::NodeIndex;
 use std::collections::{BTreeSet, HashSet};
@@ -141,7 +141,15 @@ fn check(tree: &Tree, view: &TreeView) -> Layout {
         .map(|b| b.hides)
         .sum();
     assert_eq!(uncounted, l.left_out, "{what}");
-    assert_eq!(real.len() + l.left_out, tree.graph.node_count(), "{what}");
+    assert_eq!(
+        real.len() + l.left_out + l.off_proof,
+        tree.graph.node_count(),
+        "{what}"
+    );
+    assert_eq!(
+        l.off_proof > 0,
+        view.expand == Expand::ProofOnly && l.off_proof > 0
+    );
     // The SVG: a group per box, within the width, a label per restart, the notes when due.
     let svg = tree_svg_view(tree, view);
     let doc = roxmltree::Document::parse(&svg).unwrap();
@@ -169,7 +177,13 @@ fn check(tree: &Tree, view: &TreeView) -> Layout {
         .filter(|n| n.attribute("data-restart").is_some())
         .filter_map(|n| n.text().map(str::trim))
         .collect();
-    assert_eq!(restarts.len(), restarts_drawn(tree, &l), "{what}");
+    // Drawn proof first, a state keeps only the restart rows that hold part of the proof.
+    match view.expand {
+        Expand::Proof | Expand::ProofOnly => {
+            assert!(restarts.len() <= restarts_drawn(tree, &l), "{what}")
+        }
+        _ => assert_eq!(restarts.len(), restarts_drawn(tree, &l), "{what}"),
+    }
     assert!(restarts
         .iter()
         .all(|t| t.starts_with("restart at j = 1 after facts: ")));
@@ -186,12 +200,16 @@ fn check(tree: &Tree, view: &TreeView) -> Layout {
         .iter()
         .any(|n| n.starts_with("Folded: ") && n.contains("--expand all"));
     assert_eq!(folded, l.boxes.iter().any(|b| b.hides > 0), "{what}");
+    let off_proof = notes
+        .iter()
+        .any(|n| n.starts_with(&format!("Proof only: {} recorded node", l.off_proof)));
+    assert_eq!(off_proof, l.off_proof > 0, "{what}: {notes:?}");
     l
 }
 
 fn views(max_nodes: &[usize]) -> Vec<TreeView> {
     let mut out = Vec::new();
-    for expand in [Expand::Proof, Expand::All, Expand::None] {
+    for expand in [Expand::Proof, Expand::ProofOnly, Expand::All, Expand::None] {
         for max_width in [700.0, 1600.0] {
             for &max_nodes in max_nodes {
                 out.push(TreeView {
@@ -243,26 +261,91 @@ fn the_largest_tree_stays_within_bounds() {
     }
 }
 
-/// The proof's path is open: every CTR or SOL hypothesis of the top level has its inside drawn
-/// (Inkala's proof is small), the others folded.
-#[test]
-fn proof_view_opens_the_proof_and_folds_the_rest() {
-    let tree = tree_of(&INKALA.parse().unwrap());
-    let l = check(&tree, &TreeView::default());
-    let mut open = 0;
-    for b in l.boxes.iter().filter(|b| b.panel.is_none()) {
-        let n = &tree.graph[b.node];
-        if n.kind != NodeKind::Branch || tree.children(b.node).is_empty() || b.class == "fold" {
-            continue;
-        }
-        let proof = matches!(
-            n.outcome,
-            Some(hdp::tree::NodeOutcome::Ctr | hdp::tree::NodeOutcome::Sol)
-        );
-        assert_eq!(b.hides == 0, proof, "{n}");
-        open += usize::from(proof);
+const INKALA_2010: &str =
+    "..53.....8......2..7..1.5..4....53...1..7...6..32...8..6.5....9..4....3......97..";
+
+/// The proof's path: from the root, the decision with a SOL branch, that branch, and on inside
+/// it while it is a hypothesis, down to the branch that reaches the solution.
+fn winning_path(tree: &Tree) -> Vec<NodeIndex> {
+    let mut path = vec![tree.root];
+    let mut state = tree.root;
+    while let Some(d) = tree.children(state).into_iter().find(|&d| {
+        tree.children(d)
+            .into_iter()
+            .any(|b| tree.graph[b].outcome == Some(NodeOutcome::Sol))
+    }) {
+        let sol = tree
+            .children(d)
+            .into_iter()
+            .find(|&b| tree.graph[b].outcome == Some(NodeOutcome::Sol))
+            .unwrap();
+        path.extend([d, sol]);
+        state = sol;
     }
-    assert!(open >= 3, "{open}");
+    path
+}
+
+/// The proof's path is drawn open at the top: every node of the way to the solution has its
+/// own box in the picture, and every folded box (a folded hypothesis or a run of decisions
+/// that found nothing) lies below the branch that reaches the solution, except the other
+/// branches of the path's decisions; on Inkala 2010, Inkala 2012 and line 358, where the
+/// winning branch used to be a folded box at the very bottom of the picture. `--expand
+/// proof-only` draws the same path and no folded run.
+#[test]
+fn the_proof_path_is_drawn_first() {
+    let trees = [
+        ("Inkala 2010", tree_of(&INKALA_2010.parse().unwrap())),
+        ("Inkala 2012", tree_of(&INKALA.parse().unwrap())),
+        ("line 358", line_358()),
+    ];
+    for (name, tree) in &trees {
+        let path = winning_path(tree);
+        assert!(path.len() >= 5, "{name}: a SOL inside a hypothesis");
+        for expand in [Expand::Proof, Expand::ProofOnly] {
+            let view = TreeView {
+                expand,
+                ..TreeView::default()
+            };
+            let l = check(tree, &view);
+            let main: Vec<_> = l.boxes.iter().filter(|b| b.panel.is_none()).collect();
+            let drawn = |n: NodeIndex| {
+                main.iter()
+                    .find(|b| b.node == n && b.class != "fold")
+                    .unwrap_or_else(|| panic!("{name} {expand:?}: {} not drawn", tree.graph[n]))
+            };
+            let ys: Vec<f64> = path.iter().map(|&n| drawn(n).y).collect();
+            assert!(ys.windows(2).all(|w| w[0] < w[1]), "{name}: {ys:?}");
+            let last = drawn(*path.last().unwrap());
+            assert_eq!(last.hides, 0, "{name}: the winning branch is open");
+            let sides: Vec<NodeIndex> = path
+                .iter()
+                .filter(|&&n| tree.graph[n].kind == NodeKind::Decision)
+                .flat_map(|&d| tree.children(d))
+                .collect();
+            let folded: Vec<_> = main
+                .iter()
+                .filter(|b| b.hides > 0 && !sides.contains(&b.node))
+                .collect();
+            assert!(!folded.is_empty() || expand == Expand::ProofOnly, "{name}");
+            for b in &folded {
+                assert!(
+                    b.y > last.y,
+                    "{name} {expand:?}: a folded box ({:?}) at y {} above the solution at {}",
+                    b.lines,
+                    b.y,
+                    last.y
+                );
+            }
+            if expand == Expand::ProofOnly {
+                assert!(main.iter().all(|b| b.class != "fold"), "{name}");
+                assert!(l.off_proof > 0, "{name}");
+            }
+            eprintln!(
+                "{name} {expand:?}: {} px high, the solution at y {}",
+                l.height, last.y
+            );
+        }
+    }
 }
 
 /// `render tree --expand`, `--max-width` and `--max-nodes` reach the picture: the width bound
@@ -300,6 +383,8 @@ fn render_tree_options_reach_the_picture() {
     // Inkala's tree: folded parts, nothing left out under the default cap.
     assert_eq!(notes(&default), 1);
     assert!(!default.contains("Left out: "));
+    let proof_only = svg(&["--expand", "proof-only"]);
+    assert!(proof_only.contains("Proof only: ") && !default.contains("Proof only: "));
     let all = svg(&["--expand", "all"]);
     assert_eq!(all, svg(&["--all"]));
     assert_eq!(notes(&all), 0, "everything open: nothing to note");
