@@ -4,14 +4,24 @@
 //! runs `closure(·, max_depth)`, recording the chain lines and, if asked, the decision tree. The
 //! engine does no I/O; its only contact with the clock is the optional deadline it is given.
 
-mod closure;
+mod boards;
+mod end_pool;
 mod json;
+mod keys;
+mod known_open;
+mod memo;
 mod pair_analysis;
+mod pair_table;
+mod reuse;
+mod search;
+mod shared;
+mod spares;
 mod trace;
 
-pub(crate) use closure::{Shared, Spare};
 pub use json::{AnalysisRecord, OptionsRecord};
 pub use pair_analysis::{BranchOutcome, DecisionResult, PairAnalysis};
+pub(crate) use shared::Shared;
+pub(crate) use spares::Spare;
 pub use trace::TracedLine;
 
 use crate::chain::{Chain, ChainLine, Context, Count, LineResult, Marker};
@@ -281,7 +291,7 @@ impl Analysis {
                 return analysis;
             }
             Ok(Solutions::Unique(solution)) => {
-                closure::analyse(&mut analysis, Some(&solution), None);
+                search::analyse(&mut analysis, Some(&solution), None);
             }
             Err(stop) => analysis.status = Status::Unsolved(stop.into()),
         }
@@ -294,7 +304,7 @@ impl Analysis {
     /// budget and deadline still bound the work.
     pub fn run_unchecked(puzzle: &Grid, options: &Options) -> Analysis {
         let mut analysis = Analysis::unstarted(*puzzle, &[], options);
-        closure::analyse(&mut analysis, None, None);
+        search::analyse(&mut analysis, None, None);
         analysis
     }
 
@@ -308,7 +318,7 @@ impl Analysis {
         shared: &mut Shared,
     ) -> Analysis {
         let mut analysis = Analysis::unstarted(*puzzle, &[], options);
-        closure::analyse(&mut analysis, Some(solution), Some(shared));
+        search::analyse(&mut analysis, Some(solution), Some(shared));
         analysis
     }
 
