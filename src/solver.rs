@@ -91,16 +91,6 @@ pub enum Stop {
     Deadline,
 }
 
-impl From<Stop> for crate::engine::Limit {
-    /// For an analysis: the node budget counts as the budget, the deadline as the timeout.
-    fn from(stop: Stop) -> crate::engine::Limit {
-        match stop {
-            Stop::Nodes => crate::engine::Limit::Budget,
-            Stop::Deadline => crate::engine::Limit::Timeout,
-        }
-    }
-}
-
 impl fmt::Display for Stop {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {

@@ -4,9 +4,9 @@ use super::input::ReadError;
 use super::output::error;
 use super::{status_problem, ChainFormat, EngineArgs, InputArgs, Output, EXIT_OK, EXIT_PUZZLE};
 use clap::{Args, ValueEnum};
+use hdp::engine::pair_analysis_tree;
 use hdp::engine::{Analysis, PairAnalysis, Recording, Status};
 use hdp::format::apply_context;
-use hdp::tree::pair_analysis_tree;
 use std::io::Write;
 
 /// Which analysis to run.

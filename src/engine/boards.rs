@@ -26,13 +26,14 @@ pub(super) struct Prop<'p> {
 }
 
 impl<'p> Prop<'p> {
-    /// With the engine's options and boards; `records`: whether anything is recorded.
+    /// With the engine's options and boards; `fast`: the value boards (or the eager order)
+    /// may be used ([`Shortcuts::value_boards`](super::Shortcuts::value_boards)).
     #[inline]
-    pub(super) fn new(opts: &'p Options, bases: &'p RefCell<SinglesBases>, records: bool) -> Self {
+    pub(super) fn new(opts: &'p Options, bases: &'p RefCell<SinglesBases>, fast: bool) -> Self {
         Prop {
             profile: &opts.profile,
-            bare: (!records && Profile::SINGLES.is_subset_of(&opts.profile)).then_some(bases),
-            eager: !records,
+            bare: (fast && Profile::SINGLES.is_subset_of(&opts.profile)).then_some(bases),
+            eager: fast,
         }
     }
 

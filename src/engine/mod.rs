@@ -15,12 +15,14 @@ mod pair_table;
 mod reuse;
 mod search;
 mod shared;
+mod shortcuts;
 mod spares;
 mod trace;
 
 pub use json::{AnalysisRecord, OptionsRecord};
-pub use pair_analysis::{BranchOutcome, DecisionResult, PairAnalysis};
+pub use pair_analysis::{pair_analysis_tree, BranchOutcome, DecisionResult, PairAnalysis};
 pub(crate) use shared::Shared;
+pub use shortcuts::Shortcuts;
 pub(crate) use spares::Spare;
 pub use trace::TracedLine;
 
@@ -28,7 +30,7 @@ use crate::chain::{Chain, ChainLine, Context, Count, LineResult, Marker};
 use crate::decision::DecisionKinds;
 use crate::grid::Grid;
 use crate::propagate::{propagate, Outcome, Profile};
-use crate::solver::{solve_within, Solutions, SolveLimits};
+use crate::solver::{solve_within, Solutions, SolveLimits, Stop};
 use crate::statement::Statement;
 use crate::tree::Tree;
 use serde::Serialize;
@@ -129,6 +131,9 @@ pub struct Options {
     pub recording: Recording,
     /// The most tree nodes recorded (the analysis goes on past it; the tree is marked truncated).
     pub max_tree_nodes: usize,
+    /// The caches and shortcuts the search may take (a recorded run keeps only those it can
+    /// show, see [`Shortcuts::for_recording`]); they change no result.
+    pub shortcuts: Shortcuts,
 }
 
 /// The default depth limit of an analysis (spec §5).
@@ -146,6 +151,7 @@ impl Default for Options {
             budget: Budget::default(),
             recording: Recording::Chain,
             max_tree_nodes: 200_000,
+            shortcuts: Shortcuts::ALL,
         }
     }
 }
@@ -193,6 +199,17 @@ impl fmt::Display for Limit {
             Limit::Budget => "the branch-test budget ran out",
             Limit::Timeout => "the time limit passed",
         })
+    }
+}
+
+impl From<Stop> for Limit {
+    /// For an analysis: the solver's node budget counts as the budget, its deadline as the
+    /// timeout.
+    fn from(stop: Stop) -> Limit {
+        match stop {
+            Stop::Nodes => Limit::Budget,
+            Stop::Deadline => Limit::Timeout,
+        }
     }
 }
 

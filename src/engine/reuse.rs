@@ -25,12 +25,17 @@ use std::hash::BuildHasherDefault;
 /// when `R` lies inside `S'` that is `R` itself, with no work at all.
 #[derive(Default)]
 pub(super) struct Reuse {
+    /// Whether ends are kept ([`Shortcuts::reuse`](super::Shortcuts::reuse)); when not, none
+    /// is ever found and every test propagates from the state.
+    on: bool,
     ends: HashMap<u32, Grid, BuildHasherDefault<KeyHasher>>,
 }
 
 impl Reuse {
-    pub(super) fn clear(&mut self) {
+    /// Forgets every end (a new closure); keeps ends from now on if `on`.
+    pub(super) fn reset(&mut self, on: bool) {
         self.ends.clear();
+        self.on = on;
     }
 
     /// [`Reuse::propagate`], unless `shared` (another analysis' results, with the state's
@@ -58,7 +63,7 @@ impl Reuse {
             let key = branch_key(d, which);
             if outcome.is_contradiction() {
                 self.ends.remove(&key);
-            } else {
+            } else if self.on {
                 self.ends.insert(key, *g);
             }
             return outcome;
@@ -92,10 +97,13 @@ impl Reuse {
                     let c = Contradiction::NoValue { cell: d.cell };
                     return Outcome::Contradiction(c);
                 }
-                self.ends.insert(key, end);
+                if self.on {
+                    self.ends.insert(key, end);
+                }
                 return Outcome::Open;
             }
         }
+        let on = self.on;
         let slot = self.ends.entry(key);
         let (outcome, moved) = match &slot {
             Entry::Occupied(own) => from_end(g, (own.get(), true), state, prop),
@@ -119,7 +127,7 @@ impl Reuse {
                 own.remove();
             }
             Entry::Occupied(mut own) => *own.get_mut() = *g,
-            Entry::Vacant(slot) if !outcome.is_contradiction() => {
+            Entry::Vacant(slot) if on && !outcome.is_contradiction() => {
                 slot.insert(*g);
             }
             Entry::Vacant(_) => {}

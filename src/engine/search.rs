@@ -13,6 +13,7 @@ use super::memo::{Memo, MemoKey};
 use super::pair_table::PairTable;
 use super::reuse::{Outer, Reuse};
 use super::shared::Shared;
+use super::shortcuts::Shortcuts;
 use super::spares::Spare;
 use super::trace::{End, NoRecord, Recorder, Trace};
 use super::{Analysis, Limit, Options, Proof, Recording, Schedule, Status, Walk};
@@ -90,6 +91,8 @@ struct Level {
 /// The engine's state for one analysis.
 struct Engine<'o, R> {
     opts: &'o Options,
+    /// The shortcuts this run takes (the options', as far as the recording allows).
+    sc: Shortcuts,
     /// Depth-1 results shared with another analysis of the same puzzle (unrecorded runs).
     shared: Option<&'o mut Shared>,
     /// The current `j = 1` pass's state in `shared`, when kept there, and whether it was new
@@ -153,7 +156,9 @@ pub(super) fn analyse(a: &mut Analysis, solution: Option<&Grid>, shared: Option<
     match a.options.recording {
         Recording::Off => {
             // Another analysis' results apply only under the same propagation profile.
-            let shared = shared.map(|s| s.for_profile(a.options.profile));
+            let shared = shared
+                .filter(|_| a.options.shortcuts.shared)
+                .map(|s| s.for_profile(a.options.profile));
             run(a, outcome, NoRecord, solution, shared);
         }
         recording => {
@@ -183,6 +188,7 @@ fn run<R: Recorder>(
     let mut state = a.start;
     let mut engine = Engine {
         opts: &opts,
+        sc: opts.shortcuts.for_recording(opts.recording),
         rec,
         counters: super::Counters::default(),
         top_facts: Vec::new(),
@@ -293,7 +299,7 @@ impl<R: Recorder> Engine<'_, R> {
         outer: Option<Outer<'_>>,
     ) -> Result<Res, Abort> {
         let mut lv = self.levels.pop().unwrap_or_default();
-        lv.reuse.clear();
+        lv.reuse.reset(self.sc.reuse);
         lv.inside.clear();
         let result = self.closure_in(state, k, level, &mut lv, outer);
         self.levels.push(lv);
@@ -329,7 +335,7 @@ impl<R: Recorder> Engine<'_, R> {
                     lv.order.sort_by_key(|&i| std::cmp::Reverse(pairs[i]));
                 }
                 self.count_pairs = k >= 2;
-                let pooled = j >= 2 && !R::RECORDS && !self.sweep;
+                let pooled = j >= 2 && self.pooling();
                 if pooled {
                     self.pool.open();
                 }
@@ -388,15 +394,17 @@ impl<R: Recorder> Engine<'_, R> {
             Some(shared) if j == 1 && !self.sweep => shared.state(state),
             _ => None,
         };
-        if watch && !R::RECORDS {
+        if watch && self.pooling() {
             // Open ends found elsewhere below the enclosing pass's state that lie inside this
             // state answer this pass's branches as well as its own ends do.
             self.pool.find_inside(state, &mut lv.inside);
         }
         // Hypotheses of one pass start from one state (a sweep changes it as it goes).
         let share = j >= 2 && !self.sweep;
+        let share = share && self.sc.pair_table;
+        let contradictions = self.sc.pair_table_contradictions;
         lv.table
-            .reset(share.then_some(&lv.order), &lv.decisions, !R::RECORDS);
+            .reset(share.then_some(&lv.order), &lv.decisions, contradictions);
         lv.found.clear();
         lv.segments.clear();
         // Lines from here on are dropped when the pass ends before applying their facts; a
@@ -524,8 +532,8 @@ impl<R: Recorder> Engine<'_, R> {
     ) -> Result<Res, Abort> {
         let b = d.branch(which);
         let known = skip
-            && (lv.known.covers(state, b)
-                || !R::RECORDS && !self.sweep && self.pool.covers(&mut lv.inside, b));
+            && (self.sc.known_open && lv.known.covers(state, b)
+                || self.pooling() && self.pool.covers(&mut lv.inside, b));
         let holds_solution = skip
             && at.1 == 0
             && self
@@ -562,8 +570,10 @@ impl<R: Recorder> Engine<'_, R> {
         }
         let r = r?;
         if skip && matches!(r, Res::Open(_)) {
-            lv.known.note(state, &self.last_open);
-            if !R::RECORDS && !self.sweep {
+            if self.sc.known_open {
+                lv.known.note(state, &self.last_open);
+            }
+            if self.pooling() {
                 self.pool.add(&self.last_open);
             }
         }
@@ -592,12 +602,12 @@ impl<R: Recorder> Engine<'_, R> {
         };
         // The branch's position is worked on in `last_open` (no copy out for the usual open
         // result of a depth-1 test).
-        let prop = Prop::new(self.opts, &self.bases, R::RECORDS);
+        let prop = Prop::new(self.opts, &self.bases, self.sc.value_boards);
         let g = &mut self.last_open;
         let outcome = if j == 1 {
             let shared = self.shared.as_deref_mut().zip(self.shared_state);
             reuse.propagate_sharing(state, (d, which), outer, prop, g, shared)
-        } else if !R::RECORDS {
+        } else if self.sc.reuse_hypotheses {
             // The branch's last end in this closure (its j = 1 test in this state, or in a
             // larger one after a sweep's facts or in the depth-first walk), intersected with the
             // state, is a valid start: the same open result. A contradiction found that way can
@@ -636,10 +646,10 @@ impl<R: Recorder> Engine<'_, R> {
         self.counters.hypotheses += 1;
         let mark = self.rec.open(n, b, &g);
         let key = MemoKey::new(g, j, level as u8);
-        let remembered = if R::RECORDS {
-            None
-        } else {
+        let remembered = if self.sc.memo {
             self.memo.recall(&key, self.counters, &self.opts.budget)
+        } else {
+            None
         };
         let inner = match remembered {
             Some(w) => {
@@ -668,7 +678,7 @@ impl<R: Recorder> Engine<'_, R> {
                     }
                     Walk::DepthFirst => self.depth_first(&mut g, j - 1, level + 1)?,
                 };
-                if !R::RECORDS {
+                if self.sc.memo {
                     self.memo
                         .keep(key, inner, (g, self.solved), before, self.counters);
                 }
@@ -707,7 +717,7 @@ impl<R: Recorder> Engine<'_, R> {
         lv: &mut Level,
         mut outer: Option<&mut Outer<'_>>,
     ) {
-        let prop = Prop::new(self.opts, &self.bases, R::RECORDS);
+        let prop = Prop::new(self.opts, &self.bases, self.sc.value_boards);
         for i in 0..lv.decisions.len() {
             if lv.pairs[i] != UNKNOWN_PAIRS {
                 continue;
@@ -749,11 +759,11 @@ impl<R: Recorder> Engine<'_, R> {
         }
         let outcome = if empty {
             None
-        } else if R::RECORDS {
-            Some(propagate_changed(state, changed, &self.opts.profile))
-        } else {
+        } else if self.sc.value_boards {
             // The same fixpoint, found as branch tests find theirs.
-            Some(Prop::new(self.opts, &self.bases, false).changed(state, changed, &base))
+            Some(Prop::new(self.opts, &self.bases, true).changed(state, changed, &base))
+        } else {
+            Some(propagate_changed(state, changed, &self.opts.profile))
         };
         let (res, end) = match outcome {
             Some(Outcome::Solved) => {
@@ -773,7 +783,7 @@ impl<R: Recorder> Engine<'_, R> {
     /// The depth-first comparison walk: each branch is followed down to `k` before the next one.
     fn depth_first(&mut self, state: &mut Grid, k: u8, level: usize) -> Result<Res, Abort> {
         let mut lv = self.levels.pop().unwrap_or_default();
-        lv.reuse.clear();
+        lv.reuse.reset(self.sc.reuse);
         let result = self.depth_first_in(state, k, level, &mut lv);
         self.levels.push(lv);
         result
@@ -815,6 +825,13 @@ impl<R: Recorder> Engine<'_, R> {
             }
             return Ok(Res::Open(Self::pairs(state, false)));
         }
+    }
+
+    /// Whether the end pool answers branches: a shortcut, exact only where tests are not
+    /// monotone-swept (a sweep changes the state within a pass).
+    #[inline]
+    fn pooling(&self) -> bool {
+        self.sc.end_pool && !self.sweep
     }
 
     /// The pair count of `g` when it is read: in a recorded run, or when `wanted`; else 0.

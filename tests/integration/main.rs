@@ -12,11 +12,14 @@ mod faults;
 mod hostile;
 #[cfg(feature = "cli")]
 mod inputs;
+mod literal;
 mod minimal;
+mod modules;
 mod properties;
 mod reference;
 #[cfg(feature = "cli")]
 mod render;
 mod schedule;
+mod shortcuts;
 mod solver;
 mod trees;
