@@ -92,16 +92,6 @@ pub enum Stop {
     Deadline,
 }
 
-impl From<Stop> for crate::engine::Limit {
-    /// For an analysis: the node budget is the solver's limit, the deadline the timeout.
-    fn from(stop: Stop) -> crate::engine::Limit {
-        match stop {
-            Stop::Nodes => crate::engine::Limit::Solver,
-            Stop::Deadline => crate::engine::Limit::Timeout,
-        }
-    }
-}
-
 impl fmt::Display for Stop {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {

@@ -6,7 +6,6 @@
 //! record; renderers read it and never run the engine.
 
 use crate::decision::Decision;
-use crate::engine::PairAnalysis;
 use crate::explain::Reason;
 use crate::statement::Statement;
 use petgraph::graph::{DiGraph, NodeIndex};
@@ -205,47 +204,6 @@ impl Tree {
             )
         )
     }
-}
-
-/// The first-level decision tree of a pair reduction analysis: the position, each decision, and
-/// both branches with their outcomes.
-pub fn pair_analysis_tree(pa: &PairAnalysis) -> Tree {
-    let pairs = pa.pairs.len().min(u8::MAX as usize) as u8;
-    let mut tree = Tree::new(pairs, usize::MAX);
-    for r in &pa.decisions {
-        let d = tree.add(
-            tree.root,
-            TreeNode {
-                kind: NodeKind::Decision,
-                statement: Some(r.decision.branch(0)),
-                decision: Some(r.decision),
-                depth: 1,
-                level: 0,
-                outcome: None,
-                pairs: 0,
-                reason: None,
-            },
-            EdgeKind::Inside,
-        );
-        let Some(d) = d else { break };
-        for (b, edge) in r.branches.iter().zip([EdgeKind::First, EdgeKind::Second]) {
-            tree.add(
-                d,
-                TreeNode {
-                    kind: NodeKind::Branch,
-                    statement: Some(b.statement),
-                    decision: None,
-                    depth: 1,
-                    level: 0,
-                    outcome: Some(b.outcome),
-                    pairs: b.pairs,
-                    reason: None,
-                },
-                edge,
-            );
-        }
-    }
-    tree
 }
 
 /// An edge of the serialized tree.

@@ -6,9 +6,9 @@ use super::{status_problem, ChainFormat, EngineArgs, InputArgs, Output, EXIT_OK,
 use clap::{Args, ValueEnum};
 use hdp::chain::{Chain, ChainLine};
 use hdp::derivation::{derive_lines, Derivation, Limits};
+use hdp::engine::pair_analysis_tree;
 use hdp::engine::{Analysis, AnalysisRecord, PairAnalysis, Recording, Status};
 use hdp::format::apply_context;
-use hdp::tree::pair_analysis_tree;
 use serde::Serialize;
 use std::io::Write;
 

@@ -7,6 +7,7 @@ use super::input::{Puzzles, Read1, ReadError};
 use super::output::error;
 use super::{status_problem, EngineArgs, InputArgs, Output, EXIT_OK, EXIT_PUZZLE};
 use clap::{Args, Subcommand};
+use hdp::engine::pair_analysis_tree;
 use hdp::engine::{Analysis, Budget, Options, PairAnalysis, Recording};
 use hdp::format::{apply_context, Puzzle};
 use hdp::render::steps::{pictures, selected};
@@ -15,7 +16,6 @@ use hdp::render::{
     GridStyle, IndexEntry, Link, Nav, TreeView,
 };
 use hdp::study::ReportInput;
-use hdp::tree::pair_analysis_tree;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};

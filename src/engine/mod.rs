@@ -4,21 +4,33 @@
 //! runs `closure(·, max_depth)`, recording the chain lines and, if asked, the decision tree. The
 //! engine does no I/O; its only contact with the clock is the optional deadline it is given.
 
-mod closure;
+mod boards;
+mod end_pool;
 mod json;
+mod keys;
+mod known_open;
+mod memo;
 mod pair_analysis;
+mod pair_table;
+mod reuse;
+mod search;
+mod shared;
+mod shortcuts;
+mod spares;
 mod trace;
 
-pub(crate) use closure::{Shared, Spare};
 pub use json::{AnalysisRecord, OptionsRecord};
-pub use pair_analysis::{BranchOutcome, DecisionResult, PairAnalysis};
+pub use pair_analysis::{pair_analysis_tree, BranchOutcome, DecisionResult, PairAnalysis};
+pub(crate) use shared::Shared;
+pub use shortcuts::Shortcuts;
+pub(crate) use spares::Spare;
 pub use trace::TracedLine;
 
 use crate::chain::{Chain, ChainLine, Context, Count, LineResult, Marker};
 use crate::decision::DecisionKinds;
 use crate::grid::Grid;
 use crate::propagate::{propagate, Outcome, Profile};
-use crate::solver::{solve_within, Solutions, SolveLimits};
+use crate::solver::{solve_within, Solutions, SolveLimits, Stop};
 use crate::statement::Statement;
 use crate::tree::Tree;
 use serde::Serialize;
@@ -119,6 +131,9 @@ pub struct Options {
     pub recording: Recording,
     /// The most tree nodes recorded (the analysis goes on past it; the tree is marked truncated).
     pub max_tree_nodes: usize,
+    /// The caches and shortcuts the search may take (a recorded run keeps only those it can
+    /// show, see [`Shortcuts::for_recording`]); they change no result.
+    pub shortcuts: Shortcuts,
 }
 
 /// The default depth limit of an analysis (spec §5).
@@ -136,6 +151,7 @@ impl Default for Options {
             budget: Budget::default(),
             recording: Recording::Chain,
             max_tree_nodes: 200_000,
+            shortcuts: Shortcuts::ALL,
         }
     }
 }
@@ -189,6 +205,16 @@ impl fmt::Display for Limit {
                 "the exact solver's node budget ran out before it counted the solutions"
             }
         })
+    }
+}
+
+impl From<Stop> for Limit {
+    /// For an analysis: the node budget is the solver's limit, the deadline the timeout.
+    fn from(stop: Stop) -> Limit {
+        match stop {
+            Stop::Nodes => Limit::Solver,
+            Stop::Deadline => Limit::Timeout,
+        }
     }
 }
 
@@ -287,7 +313,7 @@ impl Analysis {
                 return analysis;
             }
             Ok(Solutions::Unique(solution)) => {
-                closure::analyse(&mut analysis, Some(&solution), None);
+                search::analyse(&mut analysis, Some(&solution), None);
             }
             Err(stop) => analysis.status = Status::Unsolved(stop.into()),
         }
@@ -300,7 +326,7 @@ impl Analysis {
     /// budget and deadline still bound the work.
     pub fn run_unchecked(puzzle: &Grid, options: &Options) -> Analysis {
         let mut analysis = Analysis::unstarted(*puzzle, &[], options);
-        closure::analyse(&mut analysis, None, None);
+        search::analyse(&mut analysis, None, None);
         analysis
     }
 
@@ -314,7 +340,7 @@ impl Analysis {
         shared: &mut Shared,
     ) -> Analysis {
         let mut analysis = Analysis::unstarted(*puzzle, &[], options);
-        closure::analyse(&mut analysis, Some(solution), Some(shared));
+        search::analyse(&mut analysis, Some(solution), Some(shared));
         analysis
     }
 

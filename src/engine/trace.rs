@@ -41,8 +41,10 @@ pub struct TracedLine {
 pub(super) trait Recorder {
     /// A handle on a recorded tree node (nothing when no tree is kept).
     type Node: Copy;
-    /// Whether anything is recorded: a contradiction's position is then drawn, so it must be
-    /// the one propagation itself stops at, not a remembered equivalent.
+    /// Whether anything is recorded: the pair counts of the positions are then worked out for
+    /// the recorder, and with `--proof contradiction` a branch holding the solution is tested
+    /// and shown (not counted) rather than answered open unseen. Which shortcuts the search
+    /// takes is decided by `Options::shortcuts`, not by the recorder.
     const RECORDS: bool = true;
 
     /// The propagated start position; `solved` when propagation alone solves it.

@@ -8,6 +8,15 @@ use crate::grid::{Cell, Digit, Grid};
 /// The longest label kept (a longer comment is cut).
 const MAX_LABEL: usize = 1000;
 
+/// Parses an 81-character puzzle line (`1-9` givens; `.`, `0`, `*`, `_` empty), as
+/// [`parse_line`] does. (Here, beside the parser, so that `grid` needs no format.)
+impl std::str::FromStr for Grid {
+    type Err = ParseError;
+    fn from_str(s: &str) -> Result<Grid, Self::Err> {
+        parse_line(s, 1).map(|p| p.grid)
+    }
+}
+
 /// Reads one puzzle line; `line_no` (1-based) goes into the puzzle and into errors.
 pub fn parse_line(text: &str, line_no: usize) -> Result<Puzzle, ParseError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);

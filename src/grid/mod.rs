@@ -335,15 +335,6 @@ fn gather_bytes(bytes: &[u8; 88]) -> u128 {
     out
 }
 
-/// Parses an 81-character puzzle line (`1-9` givens; `.`, `0`, `*`, `_` empty), as
-/// [`crate::format::parse_line`] does.
-impl std::str::FromStr for Grid {
-    type Err = crate::error::ParseError;
-    fn from_str(s: &str) -> Result<Grid, Self::Err> {
-        crate::format::parse_line(s, 1).map(|p| p.grid)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,10 +6,10 @@
 use super::grid::{grid_svg, GridStyle};
 use super::steps::{pictures, selected};
 use super::tree::{tree_svg, TreeStyle};
+use crate::engine::pair_analysis_tree;
 use crate::engine::{Analysis, TracedLine};
 use crate::solver::{Solutions, Stop};
 use crate::study::ReportInput;
-use crate::tree::pair_analysis_tree;
 use askama::Template;
 
 /// A template failed to render.

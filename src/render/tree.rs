@@ -1093,8 +1093,8 @@ fn draw(l: &Layout, tree: &Tree) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::pair_analysis_tree;
     use crate::engine::{Analysis, Options, PairAnalysis, Recording};
-    use crate::tree::pair_analysis_tree;
     use crate::Grid;
 
     const INKALA: &str =

@@ -20,7 +20,9 @@ mod generate;
 mod hostile;
 #[cfg(feature = "cli")]
 mod inputs;
+mod literal;
 mod minimal;
+mod modules;
 mod properties;
 #[cfg(feature = "cli")]
 mod readme;
@@ -28,5 +30,6 @@ mod reference;
 #[cfg(feature = "cli")]
 mod render;
 mod schedule;
+mod shortcuts;
 mod solver;
 mod trees;
