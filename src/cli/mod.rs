@@ -1,5 +1,6 @@
 //! The command line: clap structs (what the user typed), converted once into library options.
 
+mod canon;
 mod chain;
 mod classify;
 mod hint;
@@ -96,6 +97,8 @@ pub enum Command {
     Propagate(solve::PropagateArgs),
     /// Classify a collection by reduction depth: one TSV/JSONL record per puzzle line, in order.
     Classify(classify::ClassifyArgs),
+    /// The canonical (minlex) form of each puzzle, one per line, in input order.
+    Canon(canon::CanonArgs),
     /// Draw a decision tree, a grid, or every step of the chain as SVG.
     #[command(after_help = EXIT_HELP)]
     Render(render::RenderArgs),
@@ -439,6 +442,7 @@ pub fn run(cli: Cli) -> i32 {
         Some(Command::Solve(a)) => solve::run_solve(&a, &mut out),
         Some(Command::Propagate(a)) => solve::run_propagate(&a, &mut out),
         Some(Command::Classify(a)) => classify::run(&a, &mut out),
+        Some(Command::Canon(a)) => canon::run(&a, &mut out),
         Some(Command::Render(a)) => render::run_render(&a, &mut out),
         Some(Command::Report(a)) => render::run_report(&a, &mut out),
         Some(Command::Completions { shell }) => completions(shell, &mut out),
