@@ -18,7 +18,8 @@
 //! Each digit is brought to its fixpoint before the next, then naked singles are placed. The
 //! search branches on a two-candidate cell with the most unsolved peers (else a cell with the
 //! fewest candidates), copying the 264-byte state per branch; it never allocates and stops at
-//! the cap (two solutions for [`solve`]), or at a limit: [`solve_within`] and [`count_within`]
+//! the cap (two solutions for [`solve`]; the solutions it keeps for [`solutions_within`] are the
+//! only allocation), or at a limit: [`solve_within`] and [`count_within`]
 //! take a node budget and an optional deadline ([`SolveLimits`]; a node is one propagation of a
 //! branch; the deadline, the only clock the solver reads, is read every [`DEADLINE_EVERY`]
 //! nodes). It starts from any candidate grid (pencil marks, HDP contexts), not only givens:
@@ -92,10 +93,10 @@ pub enum Stop {
 }
 
 impl From<Stop> for crate::engine::Limit {
-    /// For an analysis: the node budget counts as the budget, the deadline as the timeout.
+    /// For an analysis: the node budget is the solver's limit, the deadline the timeout.
     fn from(stop: Stop) -> crate::engine::Limit {
         match stop {
-            Stop::Nodes => crate::engine::Limit::Budget,
+            Stop::Nodes => crate::engine::Limit::Solver,
             Stop::Deadline => crate::engine::Limit::Timeout,
         }
     }
@@ -144,25 +145,36 @@ pub fn solve(grid: &Grid) -> Solutions {
 
 /// Counts the solutions of `grid` (a candidate grid), up to two, within `limits`.
 pub fn solve_within(grid: &Grid, limits: SolveLimits) -> Result<Solutions, Stop> {
-    let search = search(grid, 2, limits);
+    let search = search(grid, 2, 1, limits);
     if let Some(stop) = search.stopped {
         return Err(stop);
     }
-    Ok(match (search.found, search.first) {
+    Ok(match (search.found, search.kept.into_iter().next()) {
         (1, Some(s)) => Solutions::Unique(s),
         (n, Some(s)) if n > 1 => Solutions::Multiple(s),
         _ => Solutions::None,
     })
 }
 
+/// The first `cap` solutions of `grid` (a candidate grid) in the search's order, within
+/// `limits`: fewer when it has fewer. A limit reached first gives [`Stop`], never a partial list
+/// passed off as complete.
+pub fn solutions_within(grid: &Grid, cap: usize, limits: SolveLimits) -> Result<Vec<Grid>, Stop> {
+    let search = search(grid, cap, cap, limits);
+    match search.stopped {
+        Some(stop) => Err(stop),
+        None => Ok(search.kept),
+    }
+}
+
 /// Counts the solutions of `grid` (a candidate grid), stopping at `cap`, without a limit.
 pub fn count(grid: &Grid, cap: usize) -> usize {
-    search(grid, cap, SolveLimits::NONE).found
+    search(grid, cap, 0, SolveLimits::NONE).found
 }
 
 /// Counts the solutions of `grid` (a candidate grid), stopping at `cap`, within `limits`.
 pub fn count_within(grid: &Grid, cap: usize, limits: SolveLimits) -> Result<usize, Stop> {
-    let search = search(grid, cap, limits);
+    let search = search(grid, cap, 0, limits);
     match search.stopped {
         Some(stop) => Err(stop),
         None => Ok(search.found),
@@ -170,12 +182,13 @@ pub fn count_within(grid: &Grid, cap: usize, limits: SolveLimits) -> Result<usiz
 }
 
 /// Runs the search on `grid` until `cap` solutions are found (none for a cap of 0) or a limit
-/// is hit.
-fn search(grid: &Grid, cap: usize, limits: SolveLimits) -> Search {
+/// is hit, keeping the first `keep` solutions.
+fn search(grid: &Grid, cap: usize, keep: usize, limits: SolveLimits) -> Search {
     let mut search = Search {
         found: 0,
         cap,
-        first: None,
+        kept: Vec::new(),
+        keep,
         nodes: 0,
         next_check: limits.max_nodes,
         limits,
@@ -629,7 +642,9 @@ impl State {
 struct Search {
     found: usize,
     cap: usize,
-    first: Option<Grid>,
+    /// The first `keep` solutions found.
+    kept: Vec<Grid>,
+    keep: usize,
     /// Nodes visited.
     nodes: u64,
     /// The node count at which to check the limits next.
@@ -677,8 +692,8 @@ impl Search {
         }
         if state.unsolved == [0; 3] {
             self.found += 1;
-            if self.first.is_none() {
-                self.first = Some(state.solution_grid());
+            if self.kept.len() < self.keep {
+                self.kept.push(state.solution_grid());
             }
             return;
         }
@@ -725,6 +740,43 @@ mod tests {
             Solutions::Multiple(g) => assert!(g.is_valid_solution()),
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn solutions_within_lists_distinct_solutions_of_the_puzzle() {
+        // Inkala's puzzle without A1: 292 solutions.
+        let mut line = INKALA.to_string();
+        line.replace_range(0..1, ".");
+        let g = grid(&line);
+        let total = count(&g, 1000);
+        assert!((2..1000).contains(&total), "{total}");
+        let all = solutions_within(&g, 1000, SolveLimits::NONE).unwrap();
+        assert_eq!(all.len(), total);
+        for (i, s) in all.iter().enumerate() {
+            assert!(s.is_valid_solution());
+            assert!(g.admits(s));
+            assert!(all[..i].iter().all(|t| t != s));
+        }
+        // A smaller cap keeps a prefix; a unique puzzle gives its solution.
+        assert_eq!(
+            solutions_within(&g, 1, SolveLimits::NONE).unwrap(),
+            all[..1]
+        );
+        assert_eq!(
+            solutions_within(&grid(INKALA), 5, SolveLimits::NONE).unwrap(),
+            vec![grid(INKALA_SOLUTION)]
+        );
+        assert_eq!(
+            solutions_within(
+                &Grid::empty(),
+                3,
+                SolveLimits {
+                    max_nodes: 1,
+                    deadline: None
+                }
+            ),
+            Err(Stop::Nodes)
+        );
     }
 
     #[test]
@@ -780,7 +832,7 @@ mod tests {
         assert_eq!(solve_within(&g, none), Err(Stop::Nodes));
         assert_eq!(count_within(&g, 2, none), Err(Stop::Nodes));
         // A budget of exactly the nodes needed is enough; one less is not.
-        let needed = search(&g, 2, SolveLimits::NONE).nodes;
+        let needed = search(&g, 2, 0, SolveLimits::NONE).nodes;
         let exact = SolveLimits {
             max_nodes: needed,
             deadline: None,
@@ -796,7 +848,7 @@ mod tests {
             max_nodes: u64::MAX,
             deadline: Some(Instant::now()),
         };
-        let s = search(&hostile(), 2, past);
+        let s = search(&hostile(), 2, 0, past);
         assert_eq!(s.stopped, Some(Stop::Deadline));
         assert!(s.nodes <= DEADLINE_EVERY + 1, "{}", s.nodes);
         let budget = SolveLimits {

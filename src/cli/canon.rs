@@ -5,7 +5,7 @@
 //! threads, writes the results in order and flushes, so that a puzzle typed on standard input
 //! gets its form at once and a large file uses every core.
 
-use super::input::{Puzzles, Read1, ReadArgs, ReadError, WhenEmpty};
+use super::input::{Puzzles, Read1, ReadArgs, ReadError};
 use super::output::error;
 use super::{Output, EXIT_OK, EXIT_PUZZLE};
 use clap::{Args, ValueEnum};
@@ -170,7 +170,7 @@ pub fn run(a: &CanonArgs, out: &mut Output) -> anyhow::Result<i32> {
     let (tx, rx) = sync_channel::<Read1>(BATCH);
     let read = a.read.clone();
     let reader = std::thread::spawn(move || {
-        let mut puzzles = Puzzles::new(files, &read, WhenEmpty::Nothing);
+        let mut puzzles = Puzzles::new(files, &read);
         for item in &mut puzzles {
             if tx.send(item).is_err() {
                 break;

@@ -6,7 +6,8 @@ use super::{InputArgs, Output, ResultFormat, EXIT_OK, EXIT_PUZZLE};
 use clap::Args;
 use hdp::format::{to_pencil, to_pretty, GridJson, Puzzle};
 use hdp::propagate::{propagate_counting, Outcome, Profile, Stats};
-use hdp::solver::{solve_within, Solutions, SolveLimits, Stop};
+use hdp::solver::{solutions_within, solve_within, Solutions, SolveLimits, Stop};
+use hdp::{Cell, Grid};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -21,6 +22,11 @@ pub struct SolveArgs {
     /// always holds the count).
     #[arg(long)]
     pub count: bool,
+    /// Print up to N solutions of each puzzle (1 to 10000), then the cells where two of them
+    /// differ: shows why a puzzle with several solutions is not one.
+    #[arg(long, value_name = "N", conflicts_with = "count",
+          value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub solutions: Option<u32>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = ResultFormat::Text)]
     pub format: ResultFormat,
@@ -96,6 +102,39 @@ struct SolveRecord {
     solution: Option<String>,
 }
 
+/// A `solve --solutions N --format json` record (after `schema`, `line`, `source`).
+#[derive(Serialize)]
+struct SolutionsRecord {
+    /// The puzzle, 81 characters.
+    puzzle: String,
+    /// How many solutions are listed (at most N).
+    solutions: usize,
+    /// Whether the puzzle has more solutions than those listed.
+    more: bool,
+    /// The solutions listed, 81 characters each, in the solver's order.
+    grids: Vec<String>,
+    /// The cells (A1..I9) where two of the listed solutions differ, row by row.
+    differ: Vec<String>,
+}
+
+/// The cells where two of `grids` differ, row-major.
+fn differing_cells(grids: &[Grid]) -> Vec<Cell> {
+    let Some(first) = grids.first() else {
+        return Vec::new();
+    };
+    Cell::all()
+        .filter(|&c| grids.iter().any(|g| g.get(c) != first.get(c)))
+        .collect()
+}
+
+/// The words for a search stopped by `stop`.
+fn stop_words(stop: Stop) -> &'static str {
+    match stop {
+        Stop::Deadline => "the time limit passed",
+        Stop::Nodes => "the search-node budget ran out",
+    }
+}
+
 /// A `solve --format json` record of a search a limit stopped: `solutions` is null.
 #[derive(Serialize)]
 struct StoppedRecord {
@@ -163,14 +202,17 @@ pub fn run_solve(a: &SolveArgs, out: &mut Output) -> anyhow::Result<i32> {
         let deadline = a
             .timeout
             .map(|t| Instant::now() + Duration::from_secs_f64(t.min(1e9)));
+        if let Some(n) = a.solutions {
+            if !list_solutions(&source, &p, n as usize, deadline, a.format, out)? {
+                code = EXIT_PUZZLE;
+            }
+            continue;
+        }
         let s = match solve_within(&p.grid, SolveLimits::until(deadline)) {
             Ok(s) => s,
             Err(stop) => {
-                let why = match stop {
-                    Stop::Deadline => "the time limit passed",
-                    Stop::Nodes => "the search-node budget ran out",
-                };
-                error(format_args!("{source} line {}: unsolved: {why}", p.line));
+                let why = stop_words(stop);
+                error(format_args!("{source}: line {}: unsolved: {why}", p.line));
                 code = EXIT_PUZZLE;
                 match a.format {
                     ResultFormat::Json => out.record(
@@ -195,7 +237,7 @@ pub fn run_solve(a: &SolveArgs, out: &mut Output) -> anyhow::Result<i32> {
                 "several solutions"
             };
             error(format_args!(
-                "{source} line {}: the puzzle has {problem}",
+                "{source}: line {}: the puzzle has {problem}",
                 p.line
             ));
             code = EXIT_PUZZLE;
@@ -224,6 +266,84 @@ pub fn run_solve(a: &SolveArgs, out: &mut Output) -> anyhow::Result<i32> {
     Ok(puzzles.exit_code(code))
 }
 
+/// `solve --solutions N` for one puzzle: up to `n` solutions, whether there are more, and the
+/// cells where two differ. Returns whether the puzzle has exactly one solution.
+fn list_solutions(
+    source: &str,
+    p: &Puzzle,
+    n: usize,
+    deadline: Option<Instant>,
+    format: ResultFormat,
+    out: &mut Output,
+) -> std::io::Result<bool> {
+    // One more than asked tells whether the list is all of them.
+    let mut grids = match solutions_within(&p.grid, n + 1, SolveLimits::until(deadline)) {
+        Ok(g) => g,
+        Err(stop) => {
+            let why = stop_words(stop);
+            error(format_args!("{source} line {}: unsolved: {why}", p.line));
+            match format {
+                ResultFormat::Json => out.record(
+                    source,
+                    p.line,
+                    &StoppedRecord {
+                        puzzle: p.grid.to_line(),
+                        solutions: None,
+                        limit: why,
+                    },
+                )?,
+                ResultFormat::Text => writeln!(out, "unsolved: {why}")?,
+            }
+            return Ok(false);
+        }
+    };
+    let more = grids.len() > n;
+    grids.truncate(n);
+    let differ = differing_cells(&grids);
+    let unique = grids.len() == 1 && !more;
+    if !unique {
+        let problem = if grids.is_empty() {
+            "no solution"
+        } else {
+            "several solutions"
+        };
+        error(format_args!(
+            "{source} line {}: the puzzle has {problem}",
+            p.line
+        ));
+    }
+    match format {
+        ResultFormat::Json => out.record(
+            source,
+            p.line,
+            &SolutionsRecord {
+                puzzle: p.grid.to_line(),
+                solutions: grids.len(),
+                more,
+                grids: grids.iter().map(Grid::to_line).collect(),
+                differ: differ.iter().map(Cell::to_string).collect(),
+            },
+        )?,
+        ResultFormat::Text => {
+            let count = match (grids.len(), more) {
+                (0, _) => "no solution".to_string(),
+                (1, false) => "1 solution (unique)".to_string(),
+                (k, false) => format!("{k} solutions"),
+                (k, true) => format!("more than {k} solutions, the first {k}"),
+            };
+            writeln!(out, "# line {}: {count}", p.line)?;
+            for g in &grids {
+                writeln!(out, "{}", g.to_line())?;
+            }
+            if grids.len() > 1 {
+                let names: Vec<String> = differ.iter().map(Cell::to_string).collect();
+                writeln!(out, "# {} cells differ: {}", names.len(), names.join(" "))?;
+            }
+        }
+    }
+    Ok(unique)
+}
+
 pub fn run_propagate(a: &PropagateArgs, out: &mut Output) -> anyhow::Result<i32> {
     let mut code = EXIT_OK;
     let mut puzzles = a.input.puzzles();
@@ -245,7 +365,7 @@ pub fn run_propagate(a: &PropagateArgs, out: &mut Output) -> anyhow::Result<i32>
             Outcome::Open => "open".to_string(),
             Outcome::Contradiction(c) => {
                 error(format_args!(
-                    "{source} line {}: propagation reached a contradiction (the puzzle has no solution): {c}",
+                    "{source}: line {}: propagation reached a contradiction (the puzzle has no solution): {c}",
                     p.line
                 ));
                 code = EXIT_PUZZLE;

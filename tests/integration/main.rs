@@ -6,15 +6,24 @@ mod classify;
 #[cfg(feature = "cli")]
 mod cli;
 mod common;
+#[cfg(feature = "cli")]
+mod defects_faults;
+#[cfg(feature = "cli")]
+mod defects_inputs;
+mod derivation;
 mod engine;
 #[cfg(feature = "cli")]
 mod faults;
+#[cfg(feature = "cli")]
+mod generate;
 #[cfg(feature = "cli")]
 mod hostile;
 #[cfg(feature = "cli")]
 mod inputs;
 mod minimal;
 mod properties;
+#[cfg(feature = "cli")]
+mod readme;
 mod reference;
 #[cfg(feature = "cli")]
 mod render;
