@@ -76,6 +76,11 @@ pub enum RecordFormat {
     /// One JSON object per line (alias: json).
     #[value(alias = "json")]
     Jsonl,
+    /// The input line (puzzle and label as read) with the level and the depth appended, each
+    /// after a tab, as rating tools' batch modes print (`error` and `-` for a bad line).
+    Line,
+    /// The depth alone, one number per line (`-` when there is none).
+    Depth,
 }
 
 /// `hdp classify`.
@@ -121,6 +126,10 @@ pub struct ClassifyArgs {
     /// contradictions prove, in moves of its derivations and in lines (slower: one more analysis).
     #[arg(long)]
     pub proof_size: bool,
+    /// Keep only the first puzzle of each class (the same canonical form, `hdp canon`): later
+    /// isomorphs get no record and are not counted by --shard or --skip.
+    #[arg(long)]
+    pub dedupe: bool,
 }
 
 fn parse_shard(s: &str) -> Result<(usize, usize), String> {
@@ -446,6 +455,7 @@ pub fn run(a: &ClassifyArgs, out: &mut super::Output) -> anyhow::Result<i32> {
         let (window, dispatched, done_tx) = (window.clone(), dispatched.clone(), done_tx.clone());
         let read = a.read.clone();
         let (shard, skip) = (a.shard, a.skip);
+        let mut classes = a.dedupe.then(std::collections::HashSet::<[u8; 81]>::new);
         std::thread::spawn(move || {
             let puzzles = Puzzles::new(files, &read);
             let (mut puzzle_index, mut kept, mut index) = (0usize, 0usize, 0usize);
@@ -469,6 +479,14 @@ pub fn run(a: &ClassifyArgs, out: &mut super::Output) -> anyhow::Result<i32> {
                         raw: item.raw,
                         error,
                     },
+                    Ok(puzzle)
+                        if classes.as_mut().is_some_and(|seen| {
+                            super::canon::canonical_of(&puzzle.grid)
+                                .is_ok_and(|c| !seen.insert(c.form))
+                        }) =>
+                    {
+                        continue
+                    }
                     Ok(puzzle) => Work::Puzzle {
                         source: item.source,
                         line: item.line,
@@ -615,6 +633,11 @@ fn write_records(
                                 source: &source,
                                 record: &r,
                             }),
+                            RecordFormat::Line => writeln!(out, "{}", rated_line(&r)),
+                            RecordFormat::Depth => match r.depth {
+                                Some(d) => writeln!(out, "{d}"),
+                                None => writeln!(out, "-"),
+                            },
                         }
                         .map_err(stop_on_error)?;
                     }
@@ -644,6 +667,22 @@ fn write_records(
         super::output::stderr_text(&text);
     }
     Ok(code)
+}
+
+/// `--format line`: the puzzle and its label as read, a tab, the level, a tab, the depth.
+fn rated_line(r: &Record) -> String {
+    let mut line = plain_text(&r.puzzle);
+    if !r.label.is_empty() {
+        line.push(' ');
+        line.push_str(&plain_text(&r.label));
+    }
+    let level = match (r.level, &r.error) {
+        (Some(l), _) => l.name().to_string(),
+        (None, Some(_)) => "error".to_string(),
+        (None, None) => "-".to_string(),
+    };
+    let depth = r.depth.map_or("-".to_string(), |d| d.to_string());
+    format!("{line}\t{level}\t{depth}")
 }
 
 /// The number of lines of a file, read in blocks (0 if it cannot be read).

@@ -1,5 +1,6 @@
 //! The command line: clap structs (what the user typed), converted once into library options.
 
+mod canon;
 mod chain;
 mod classify;
 mod files;
@@ -110,6 +111,8 @@ pub enum Command {
     Givens(givens::GivensArgs),
     /// Classify a collection by reduction depth: one TSV/JSONL record per puzzle line, in order.
     Classify(classify::ClassifyArgs),
+    /// The canonical (minlex) form of each puzzle, one per line, in input order.
+    Canon(canon::CanonArgs),
     /// Draw a decision tree, a grid, or every step of the chain as SVG.
     #[command(after_help = EXIT_HELP)]
     Render(render::RenderArgs),
@@ -458,6 +461,7 @@ pub fn run(cli: Cli) -> i32 {
         Some(Command::Classify(a)) => classify::run(&a, &mut out),
         Some(Command::Generate(a)) => generate::run(&a, &mut out),
         Some(Command::Givens(a)) => givens::run(&a, &mut out),
+        Some(Command::Canon(a)) => canon::run(&a, &mut out),
         Some(Command::Render(a)) => render::run_render(&a, &mut out),
         Some(Command::Report(a)) => render::run_report(&a, &mut out),
         Some(Command::Completions { shell }) => completions(shell, &mut out),

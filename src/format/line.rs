@@ -1,6 +1,8 @@
 //! The 81-character line: `1-9` givens, `.` `0` `*` `_` empty, then optionally whitespace and a
-//! comment or rating (kept as the label).
+//! comment or rating (kept as the label). A 729-character word is a pencil-mark line instead
+//! (`pencil::parse_pencil_line`).
 
+use super::pencil::{parse_pencil_line, PENCIL_LINE_LEN};
 use super::{check_givens, is_empty_mark, Puzzle};
 use crate::error::{ParseError, ParseErrorKind};
 use crate::grid::{Cell, Digit, Grid};
@@ -22,6 +24,17 @@ pub fn parse_line(text: &str, line_no: usize) -> Result<Puzzle, ParseError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let text = text.trim_end_matches(['\r', '\n']);
     let lead = text.chars().take_while(|c| c.is_whitespace()).count();
+    // A word of 729 characters is a pencil-mark line.
+    if text
+        .chars()
+        .skip(lead)
+        .take_while(|c| !c.is_whitespace())
+        .take(PENCIL_LINE_LEN + 1)
+        .count()
+        == PENCIL_LINE_LEN
+    {
+        return parse_pencil_line(text, line_no);
+    }
     let mut values = [None; 81];
     let mut n = 0;
     let mut rest_start = None;

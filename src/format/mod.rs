@@ -11,7 +11,7 @@ mod table;
 
 pub use grid9::GridReader;
 pub use line::parse_line;
-pub use pencil::to_pencil;
+pub use pencil::{parse_pencil_line, to_pencil, to_pencil_line, PENCIL_LINE_LEN};
 pub use table::{split_fields, Table, PUZZLE_COLUMN_NAMES};
 
 use crate::error::{ParseError, ParseErrorKind};

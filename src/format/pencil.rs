@@ -166,3 +166,83 @@ pub fn to_pencil(grid: &Grid) -> String {
     }
     out
 }
+
+/// The length of a pencil-mark line: one character per candidate of every cell.
+pub const PENCIL_LINE_LEN: usize = 729;
+
+/// Reads a 729-character pencil-mark ("sukaku") line, as Sudoku Explainer and SHC write them:
+/// cell by cell in row-major order, for each cell the characters of candidates 1 to 9, each the
+/// digit itself when the candidate is present and `.` or `0` when it was removed. `text` is the
+/// whole line (leading whitespace allowed, a comment after whitespace kept as the label);
+/// `line_no` goes into the puzzle and into errors.
+pub fn parse_pencil_line(text: &str, line_no: usize) -> Result<Puzzle, ParseError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let text = text.trim_end_matches(['\r', '\n']);
+    let lead = text.chars().take_while(|c| c.is_whitespace()).count();
+    let word: Vec<char> = text
+        .chars()
+        .skip(lead)
+        .take_while(|c| !c.is_whitespace())
+        .collect();
+    if word.len() != PENCIL_LINE_LEN {
+        return Err(ParseError::new(
+            line_no,
+            lead + word.len().min(PENCIL_LINE_LEN) + 1,
+            ParseErrorKind::Other(format!(
+                "a pencil-mark line needs {PENCIL_LINE_LEN} characters, found {}",
+                word.len()
+            )),
+        ));
+    }
+    let mut grid = Grid::empty();
+    for (cell, marks) in Cell::all().zip(word.chunks(9)) {
+        let mut c = Candidates::NONE;
+        for (k, &ch) in marks.iter().enumerate() {
+            let column = lead + cell.index() * 9 + k + 1;
+            let d = Digit::from_index(k);
+            if ch == d.to_char() {
+                c |= Candidates::single(d);
+            } else if !matches!(ch, '.' | '0') {
+                return Err(ParseError::new(
+                    line_no,
+                    column,
+                    ParseErrorKind::Other(format!(
+                        "unexpected character {ch:?} for candidate {d} of {cell}: expected {d}, \
+                         . or 0"
+                    )),
+                ));
+            }
+        }
+        if c.is_empty() {
+            return Err(ParseError::new(
+                line_no,
+                lead + cell.index() * 9 + 1,
+                ParseErrorKind::Other(format!("{cell} has no candidate left")),
+            ));
+        }
+        grid.set(cell, c);
+    }
+    let rest: String = text.chars().skip(lead + PENCIL_LINE_LEN).collect();
+    let rest = rest.trim();
+    Ok(Puzzle {
+        grid,
+        label: (!rest.is_empty()).then(|| rest.chars().take(1000).collect()),
+        line: line_no,
+    })
+}
+
+/// The 729-character pencil-mark line of `grid` (see [`parse_pencil_line`]), `.` for a removed
+/// candidate.
+pub fn to_pencil_line(grid: &Grid) -> String {
+    let mut out = String::with_capacity(PENCIL_LINE_LEN);
+    for cell in Cell::all() {
+        for d in Digit::all() {
+            out.push(if grid.get(cell).contains(d) {
+                d.to_char()
+            } else {
+                '.'
+            });
+        }
+    }
+    out
+}

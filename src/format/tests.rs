@@ -366,3 +366,49 @@ fn bad_puzzle_lines_without_a_grid_row_are_not_a_grid() {
         "--column: the input is not a table (no tab or comma in its first line)"
     );
 }
+
+proptest! {
+    /// A 729-character line reads back the candidates the pencil-mark grid format reads from
+    /// the pencil writer's text for the same grid, in a file of lines and detected.
+    #[test]
+    fn pencil_line_reads_the_same_candidates_as_the_pencil_grid(g in candidate_grid()) {
+        let from_grid = parse_puzzles(&to_pencil(&g), InputFormat::Pencil);
+        let line = to_pencil_line(&g);
+        prop_assert_eq!(line.len(), PENCIL_LINE_LEN);
+        let text = format!("{line}\n{}  a comment\n", line.replace('.', "0"));
+        prop_assert_eq!(detect(&text), InputFormat::Line);
+        let from_lines = parse_puzzles(&text, InputFormat::Auto);
+        prop_assert_eq!(from_lines.len(), 2);
+        prop_assert_eq!(from_lines[0].as_ref().unwrap().grid, from_grid[0].as_ref().unwrap().grid);
+        prop_assert_eq!(from_lines[1].as_ref().unwrap().grid, g);
+        prop_assert_eq!(from_lines[1].as_ref().unwrap().label.as_deref(), Some("a comment"));
+    }
+}
+
+#[test]
+fn a_pencil_line_of_givens_is_the_puzzle() {
+    let line = to_pencil_line(&inkala());
+    assert_eq!(&line[..18], ".......8.123456789");
+    assert_eq!(parse_line(&line, 1).unwrap().grid, inkala());
+}
+
+#[test]
+fn bad_pencil_lines_name_line_and_column() {
+    let line = to_pencil_line(&inkala());
+    // Candidate 3 of B1 written as 4: column 9 + 3.
+    let mut bad = line.clone();
+    bad.replace_range(11..12, "4");
+    let e = parse_puzzles(&format!("{line}\n{bad}\n"), InputFormat::Auto)
+        .remove(1)
+        .unwrap_err();
+    assert_eq!((e.line, e.column), (2, 12), "{e}");
+    assert!(e.to_string().contains("candidate 3 of B1"), "{e}");
+    // Every candidate of C1 removed.
+    let mut none = line.clone();
+    none.replace_range(18..27, ".........");
+    let e = parse_line(&format!("  {none}"), 5).unwrap_err();
+    assert_eq!((e.line, e.column), (5, 21), "{e}");
+    assert!(e.to_string().contains("C1 has no candidate"), "{e}");
+    // 728 characters: an 81-cell line error, not a pencil line.
+    assert!(parse_line(&line[..728], 1).is_err());
+}

@@ -173,3 +173,227 @@ fn equals_the_brute_force_minimum_on_corpus_samples() {
         assert_eq!(canonical(cells).form, brute_force(cells), "{cells:?}");
     }
 }
+
+/// The `hdp` binary: `canon`, `classify --dedupe`, `classify --format line|depth`, pencil lines.
+#[cfg(feature = "cli")]
+mod cli {
+    use super::Rng;
+    use crate::common::{data_text, scratch};
+    use assert_cmd::Command;
+    use hdp::canon::{canonical, givens_of, Orientation, Symmetry};
+    use hdp::format::to_pencil_line;
+    use hdp::Grid;
+    use serde::Deserialize;
+
+    fn run(args: &[&str], stdin: &str) -> (String, String, i32) {
+        let out = Command::cargo_bin("hdp")
+            .unwrap()
+            .args(args)
+            .write_stdin(stdin)
+            .output()
+            .unwrap();
+        (
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+            out.status.code().unwrap(),
+        )
+    }
+
+    fn line_of(cells: &[u8; 81]) -> String {
+        cells
+            .iter()
+            .map(|&d| if d == 0 { '.' } else { char::from(b'0' + d) })
+            .collect()
+    }
+
+    /// The first `n` puzzles of top95 and a random isomorph of each after them.
+    fn with_isomorphs(n: usize) -> Vec<String> {
+        let mut rng = Rng(99);
+        let originals: Vec<String> = data_text("top95.txt")
+            .lines()
+            .take(n)
+            .map(str::to_string)
+            .collect();
+        let mut lines = originals.clone();
+        for l in &originals {
+            let cells = givens_of(&l.parse::<Grid>().unwrap());
+            lines.push(line_of(&rng.symmetry().apply(&cells)));
+        }
+        lines
+    }
+
+    #[test]
+    fn canon_prints_each_form_in_order_and_marks_bad_lines() {
+        let mut lines = with_isomorphs(20);
+        lines.insert(3, "12.4".into());
+        let (out, err, code) = run(&["canon", "-j", "2"], &(lines.join("\n") + "\n"));
+        assert_eq!(code, 1, "{err}");
+        assert!(err.contains("line 4, column 5"), "{err}");
+        let got: Vec<&str> = out.lines().collect();
+        assert_eq!(got.len(), lines.len());
+        for (l, g) in lines.iter().zip(&got) {
+            match l.parse::<Grid>() {
+                Ok(grid) => {
+                    let form = canonical(&givens_of(&grid));
+                    assert_eq!(*g, form.to_line());
+                }
+                Err(_) => assert_eq!(*g, "error"),
+            }
+        }
+        // Isomorphs share their original's form.
+        assert_eq!(got[..3], got[21..24]);
+        assert_eq!(got[4..21], got[24..]);
+    }
+
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct SymmetryRecord {
+        transposed: bool,
+        rows: String,
+        columns: String,
+        digits: String,
+    }
+
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct CanonRecord {
+        schema: u32,
+        line: usize,
+        source: String,
+        puzzle: String,
+        label: String,
+        canonical: String,
+        symmetry: SymmetryRecord,
+    }
+
+    #[test]
+    fn canon_jsonl_gives_the_symmetry_that_maps_the_puzzle_to_its_form() {
+        let lines = with_isomorphs(10);
+        let (out, err, code) = run(&["canon", "--format", "jsonl"], &(lines.join("\n") + "\n"));
+        assert_eq!(code, 0, "{err}");
+        for (i, (json, l)) in out.lines().zip(&lines).enumerate() {
+            let r: CanonRecord = serde_json::from_str(json).unwrap();
+            assert_eq!((r.schema, r.line, r.source.as_str()), (1, i + 1, "-"));
+            assert_eq!((r.puzzle.as_str(), r.label.as_str()), (l.as_str(), ""));
+            let digits = |s: &str, base: u8| -> [u8; 9] {
+                let v: Vec<u8> = s.bytes().map(|b| b - base).collect();
+                v.try_into().unwrap()
+            };
+            let s = Symmetry::new(
+                if r.symmetry.transposed {
+                    Orientation::Transposed
+                } else {
+                    Orientation::AsGiven
+                },
+                digits(&r.symmetry.rows, b'1'),
+                digits(&r.symmetry.columns, b'A'),
+                digits(&r.symmetry.digits, b'0'),
+            )
+            .unwrap();
+            let cells = givens_of(&l.parse::<Grid>().unwrap());
+            let image: String = s
+                .apply(&cells)
+                .iter()
+                .map(|d| char::from(b'0' + d))
+                .collect();
+            assert_eq!(image, r.canonical);
+        }
+    }
+
+    #[test]
+    fn canon_unique_and_classify_dedupe_keep_the_first_of_each_class() {
+        let mut lines: Vec<String> = data_text("easy50.txt")
+            .lines()
+            .take(6)
+            .map(str::to_string)
+            .collect();
+        let mut rng = Rng(5);
+        for i in [4, 0, 4] {
+            let cells = givens_of(&lines[i].parse::<Grid>().unwrap());
+            lines.push(line_of(&rng.symmetry().apply(&cells)));
+        }
+        let input = lines.join("\n") + "\n";
+        let (all, _, _) = run(&["canon"], &input);
+        let (unique, err, code) = run(&["canon", "--unique"], &input);
+        assert_eq!(code, 0, "{err}");
+        let all: Vec<&str> = all.lines().collect();
+        assert_eq!(unique.lines().collect::<Vec<_>>(), all[..6]);
+        let (records, err, code) = run(
+            &["classify", "--dedupe", "--format", "jsonl", "--no-timing"],
+            &input,
+        );
+        assert_eq!(code, 0, "{err}");
+        let kept: Vec<usize> = records
+            .lines()
+            .map(|l| {
+                serde_json::from_str::<serde_json::Value>(l).unwrap()["line"]
+                    .as_u64()
+                    .unwrap() as usize
+            })
+            .collect();
+        assert_eq!(kept, [1, 2, 3, 4, 5, 6]);
+    }
+
+    #[test]
+    fn classify_line_and_depth_formats() {
+        let top95 = data_text("top95.txt");
+        let lines: Vec<&str> = top95.lines().take(3).collect();
+        let input = format!("{}  first\n{}\nbad\n{}\n", lines[0], lines[1], lines[2]);
+        let (tsv, _, _) = run(&["classify", "--format", "jsonl", "--no-timing"], &input);
+        let records: Vec<serde_json::Value> = tsv
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        let (line_out, err, code) = run(&["classify", "--format", "line"], &input);
+        assert_eq!(code, 1, "{err}");
+        let (depth_out, _, code) = run(&["classify", "--format", "depth"], &input);
+        assert_eq!(code, 1);
+        let rated: Vec<&str> = line_out.lines().collect();
+        let depths: Vec<&str> = depth_out.lines().collect();
+        assert_eq!((rated.len(), depths.len()), (4, 4));
+        for (i, r) in records.iter().enumerate() {
+            let depth = r["depth"]
+                .as_u64()
+                .map_or("-".to_string(), |d| d.to_string());
+            let level = r["level"].as_str().unwrap_or("error");
+            let label = r["label"].as_str().unwrap();
+            let head = if label.is_empty() {
+                r["puzzle"].as_str().unwrap().to_string()
+            } else {
+                format!("{} {label}", r["puzzle"].as_str().unwrap())
+            };
+            assert_eq!(rated[i], format!("{head}\t{level}\t{depth}"));
+            assert_eq!(depths[i], depth);
+        }
+        assert!(rated[0].starts_with(&format!("{} first\t", lines[0])));
+        assert_eq!(depths[2], "-");
+    }
+
+    #[test]
+    fn pencil_lines_work_in_every_command_and_bad_ones_name_line_and_column() {
+        let puzzle = data_text("top95.txt").lines().next().unwrap().to_string();
+        let grid: Grid = puzzle.parse().unwrap();
+        let pencil = to_pencil_line(&grid);
+        let path = scratch("canon-pencil-lines.txt");
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, format!("{pencil}\n{puzzle}\n")).unwrap();
+        let file = path.to_str().unwrap();
+        let (out, err, code) = run(&["solve", file], "");
+        assert_eq!(code, 0, "{err}");
+        let sols: Vec<&str> = out.lines().collect();
+        assert_eq!(sols.len(), 2);
+        assert_eq!(sols[0], sols[1]);
+        let (out, err, code) = run(&["canon", file], "");
+        assert_eq!(code, 0, "{err}");
+        let forms: Vec<&str> = out.lines().collect();
+        assert_eq!(forms[0], forms[1]);
+        // A pencil line as an argument, and a bad one on stdin.
+        let (out, _, code) = run(&["solve", &pencil], "");
+        assert_eq!((out.trim(), code), (sols[0], 0));
+        let mut bad = pencil.clone();
+        bad.replace_range(100..101, "x");
+        let (_, err, code) = run(&["solve", "-"], &format!("{pencil}\n{bad}\n"));
+        assert_eq!(code, 1);
+        assert!(err.contains("line 2, column 101"), "{err}");
+    }
+}
