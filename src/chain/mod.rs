@@ -10,7 +10,7 @@ use crate::statement::Statement;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-pub use parse::parse_context;
+pub use parse::{is_derivation_text, parse_context};
 
 /// The marker that opens a chain line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -203,7 +203,7 @@ impl FromStr for Chain {
             // indented lines of a line's derivation (`hdp chain --explain`).
             if line.trim().is_empty()
                 || line.trim_start().starts_with('#')
-                || crate::derivation::is_derivation_text(line)
+                || is_derivation_text(line)
             {
                 continue;
             }
@@ -221,4 +221,24 @@ impl FromStr for Chain {
         }
         Ok(chain)
     }
+}
+
+/// Whether a line of text belongs to a derivation (`hdp chain --explain`), which a chain parser
+/// skips; here rather than in `derivation` so that the chain does not depend on it: indented,
+/// then a move number, `assume`, `with`, `contradiction:`, `refuted` or `solution:`.
+pub fn is_derivation_text(line: &str) -> bool {
+    let Some(rest) = line.strip_prefix("  ") else {
+        return false;
+    };
+    let rest = rest.trim_start();
+    rest.starts_with(|c: char| c.is_ascii_digit())
+        || [
+            "assume ",
+            "with ",
+            "contradiction: ",
+            "refuted ",
+            "solution: ",
+        ]
+        .iter()
+        .any(|p| rest.starts_with(p))
 }

@@ -129,24 +129,7 @@ impl fmt::Display for Derivation {
     }
 }
 
-/// Whether a line of text belongs to a derivation (so that a chain parser skips it): indented,
-/// then a move number, `assume`, `with`, `contradiction:`, `refuted` or `solution:`.
-pub fn is_derivation_text(line: &str) -> bool {
-    let Some(rest) = line.strip_prefix("  ") else {
-        return false;
-    };
-    let rest = rest.trim_start();
-    rest.starts_with(|c: char| c.is_ascii_digit())
-        || [
-            "assume ",
-            "with ",
-            "contradiction: ",
-            "refuted ",
-            "solution: ",
-        ]
-        .iter()
-        .any(|p| rest.starts_with(p))
-}
+pub use crate::chain::is_derivation_text;
 
 /// A derivation read back from text: everything but the start position, which the chain line
 /// and the puzzle give.
