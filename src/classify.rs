@@ -5,9 +5,11 @@
 
 use crate::decision::DecisionKinds;
 use crate::engine::{Analysis, Budget, Limit, Options, Recording, Shared, Spare, Status};
+use crate::format::Puzzle;
 use crate::grid::Grid;
 use crate::propagate::{propagate, Outcome, Profile};
-use crate::solver::{solve_within, Solutions, SolveLimits};
+use crate::solver::{solve_within, Solutions, SolveLimits, Stop};
+use crate::ParseError;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
@@ -154,9 +156,9 @@ pub struct Effort {
 /// The classification of one puzzle.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Classification {
-    /// 0, 1, or 2 (several); 0 too when the solver stopped at a limit (`limit` is set, the
-    /// level is `unsolved`).
-    pub solutions: u8,
+    /// 0, 1, or 2 (several); `None` when the solver stopped at a limit before it knew (`limit`
+    /// says which, the level is `unsolved`).
+    pub solutions: Option<u8>,
     /// The level: from `depth_pairs` (or, for trial and error, from `depth`).
     pub level: Option<Level>,
     /// Reduction depth with the source's method (`pairs`); `None` if not solved within the
@@ -173,6 +175,29 @@ pub struct Classification {
     pub effort: Effort,
     /// Which limit stopped a run, if one did (the level is then `unsolved` if it was the level's).
     pub limit: Option<Limit>,
+}
+
+impl Classification {
+    /// The classification of a puzzle that is not analysed, from its solution count: none or
+    /// several solutions (no level), or a count that `stop` interrupted (unknown count, level
+    /// `unsolved`, the limit says which). With one solution, the start of a classification.
+    pub fn without_analysis(count: &Result<Solutions, Stop>) -> Classification {
+        let mut c = Classification {
+            solutions: count.as_ref().ok().map(Solutions::count),
+            level: None,
+            depth_pairs: None,
+            constraint_levels: Vec::new(),
+            pairs_effort: Effort::default(),
+            depth: None,
+            effort: Effort::default(),
+            limit: None,
+        };
+        if let Err(stop) = count {
+            c.limit = Some((*stop).into());
+            c.level = Some(Level::Unsolved);
+        }
+        c
+    }
 }
 
 fn depth_of(a: &Analysis) -> Option<u8> {
@@ -199,32 +224,10 @@ fn limit(a: &Analysis) -> Option<Limit> {
 
 /// Classifies `grid`. Puzzles without exactly one solution get no depth and no level.
 pub fn classify(grid: &Grid, options: &ClassifyOptions) -> Classification {
-    let mut c = Classification {
-        solutions: 0,
-        level: None,
-        depth_pairs: None,
-        constraint_levels: Vec::new(),
-        pairs_effort: Effort::default(),
-        depth: None,
-        effort: Effort::default(),
-        limit: None,
-    };
-    let solution = match solve_within(grid, SolveLimits::until(options.engine.budget.deadline)) {
-        Ok(Solutions::None) => return c,
-        Ok(Solutions::Multiple(_)) => {
-            c.solutions = 2;
-            return c;
-        }
-        Ok(Solutions::Unique(solution)) => {
-            c.solutions = 1;
-            solution
-        }
-        Err(stop) => {
-            // The count is unknown: no depth, level `unsolved`, and the limit says why.
-            c.limit = Some(stop.into());
-            c.level = Some(Level::Unsolved);
-            return c;
-        }
+    let count = solve_within(grid, SolveLimits::until(options.engine.budget.deadline));
+    let mut c = Classification::without_analysis(&count);
+    let Ok(Solutions::Unique(solution)) = count else {
+        return c;
     };
     let mut singles = *grid;
     let singles_solve = propagate(&mut singles, &Profile::SINGLES) == Outcome::Solved;
@@ -264,4 +267,136 @@ pub fn classify(grid: &Grid, options: &ClassifyOptions) -> Classification {
     c.level = Some(Level::from_depth(level_depth, singles_solve));
     shared.give_back();
     c
+}
+
+/// The record of one puzzle line, as `hdp classify` writes it and the Python package returns it:
+/// its fields, in order, are the TSV columns (the header is their names) and the JSON Lines keys
+/// after `schema` and `source`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Record {
+    /// The puzzle's 1-based line within its source.
+    pub line: usize,
+    /// The puzzle, 81 characters (for a bad line, its first 81 characters).
+    pub puzzle: String,
+    /// The label: the line's comment, or a table's other columns.
+    pub label: String,
+    /// 0, 1, or 2 for two or more; empty when a limit stopped the solver.
+    pub solutions: Option<u8>,
+    /// The level, from `depth_pairs`.
+    pub level: Option<Level>,
+    /// The depth with cell pairs (constraint pairs where none is left).
+    pub depth_pairs: Option<u8>,
+    /// The nesting levels where constraint pairs decided something, comma-separated.
+    pub constraint_levels: String,
+    /// The branch tests of the level run.
+    pub pairs_tests: u64,
+    /// The depth with the configured decisions.
+    pub depth: Option<u8>,
+    /// The configured decisions.
+    pub decisions: String,
+    /// The propagation profile.
+    pub profile: String,
+    /// The schedule.
+    pub schedule: String,
+    /// The branch tests of the `depth` run.
+    pub tests: u64,
+    /// The hypotheses (tests at depth 2 or more) of the `depth` run.
+    pub hypotheses: u64,
+    /// The facts of the `depth` run.
+    pub facts: u64,
+    /// The limit that stopped the analysis, if one did.
+    pub limit: Option<Limit>,
+    /// Microseconds spent (left out by `--no-timing`).
+    pub micros: Option<u64>,
+    /// Why the line has no level: it did not parse, or the puzzle has no unique solution.
+    pub error: Option<String>,
+    /// With `--proof-size`: the moves of all derivations of the minimal contradiction proof
+    /// (empty when there is none within the limits).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub proof_moves: Option<Option<usize>>,
+    /// With `--proof-size`: the lines of that proof.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub proof_lines: Option<Option<usize>>,
+}
+
+impl Record {
+    /// A record with no result yet: only the line and the settings' names.
+    pub fn empty(line: usize, options: &ClassifyOptions) -> Record {
+        Record {
+            line,
+            puzzle: String::new(),
+            label: String::new(),
+            solutions: None,
+            level: None,
+            depth_pairs: None,
+            constraint_levels: String::new(),
+            pairs_tests: 0,
+            depth: None,
+            decisions: options.engine.decisions.to_string(),
+            profile: options.engine.profile.to_string(),
+            schedule: options.engine.schedule.to_string(),
+            tests: 0,
+            hypotheses: 0,
+            facts: 0,
+            limit: None,
+            micros: None,
+            error: None,
+            proof_moves: None,
+            proof_lines: None,
+        }
+    }
+
+    /// The record of a line that did not parse: `raw` is its text, `error` why.
+    pub fn bad(line: usize, raw: String, error: &ParseError, options: &ClassifyOptions) -> Record {
+        Record {
+            puzzle: raw,
+            error: Some(error.to_string()),
+            ..Record::empty(line, options)
+        }
+    }
+
+    /// Classifies `puzzle` (read from `line`) into a record. `micros` stays empty: timing is the
+    /// caller's (the library reads no clock).
+    pub fn of(line: usize, puzzle: &Puzzle, options: &ClassifyOptions) -> Record {
+        let c = classify(&puzzle.grid, options);
+        Record::from_classification(line, puzzle, &c, options)
+    }
+
+    /// The record of `puzzle` (read from `line`) whose classification with `options` is `c`
+    /// (`hdp generate`'s, which rates its puzzles before it prints them).
+    pub fn from_classification(
+        line: usize,
+        puzzle: &Puzzle,
+        c: &Classification,
+        options: &ClassifyOptions,
+    ) -> Record {
+        let mut record = Record {
+            puzzle: puzzle.grid.to_line(),
+            label: puzzle.label.clone().unwrap_or_default(),
+            solutions: c.solutions,
+            level: c.level,
+            depth_pairs: c.depth_pairs,
+            constraint_levels: c
+                .constraint_levels
+                .iter()
+                .map(u8::to_string)
+                .collect::<Vec<_>>()
+                .join(","),
+            pairs_tests: c.pairs_effort.tests,
+            depth: c.depth,
+            tests: c.effort.tests,
+            hypotheses: c.effort.hypotheses,
+            facts: c.effort.facts,
+            limit: c.limit,
+            ..Record::empty(line, options)
+        };
+        match c.solutions {
+            // A solver stopped by a limit is not "no solution": the count stays empty, the
+            // record's limit says which.
+            Some(0) => record.error = Some("no solution".into()),
+            Some(2) => record.error = Some("several solutions".into()),
+            _ => {}
+        }
+        record
+    }
 }

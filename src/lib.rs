@@ -37,6 +37,7 @@ pub mod canon;
 pub mod chain;
 pub mod classify;
 pub mod decision;
+pub mod derivation;
 pub mod engine;
 pub mod error;
 pub mod explain;
@@ -48,6 +49,7 @@ pub mod minimal;
 pub mod propagate;
 #[cfg(feature = "render")]
 pub mod render;
+pub mod settings;
 pub mod solver;
 pub mod statement;
 pub mod study;

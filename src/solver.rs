@@ -93,10 +93,10 @@ pub enum Stop {
 }
 
 impl From<Stop> for crate::engine::Limit {
-    /// For an analysis: the node budget counts as the budget, the deadline as the timeout.
+    /// For an analysis: the node budget is the solver's limit, the deadline the timeout.
     fn from(stop: Stop) -> crate::engine::Limit {
         match stop {
-            Stop::Nodes => crate::engine::Limit::Budget,
+            Stop::Nodes => crate::engine::Limit::Solver,
             Stop::Deadline => crate::engine::Limit::Timeout,
         }
     }

@@ -3,10 +3,11 @@
 //! its decision tree, and the minimal proof. The renderers (`render::report`) read a [`ReportInput`] and run nothing.
 
 use crate::classify::Classification;
-use crate::engine::{Analysis, Options, PairAnalysis, Recording, TracedLine};
+use crate::engine::{Analysis, Options, PairAnalysis, Recording, Status, TracedLine};
 use crate::grid::Grid;
 use crate::minimal::MinimalError;
-use crate::solver::Solutions;
+use crate::propagate::Outcome;
+use crate::solver::{Solutions, SolveLimits, Stop};
 
 /// What a report shows.
 pub struct ReportInput {
@@ -21,8 +22,8 @@ pub struct ReportInput {
     /// The solution, when the puzzle has exactly one.
     pub solution: Option<Grid>,
     /// How many solutions the puzzle has: none, one, or several (the report says so instead of
-    /// drawing a solved grid).
-    pub solutions: Solutions,
+    /// drawing a solved grid); or the limit that stopped the solver before it knew.
+    pub solutions: Result<Solutions, Stop>,
     /// The first-level pair reduction analysis.
     pub pair: PairAnalysis,
     /// Each variant that ran, e.g. `("PR", analysis at depth 1)`, the last one the full analysis
@@ -39,12 +40,15 @@ impl ReportInput {
     /// `options.max_depth`), the last with its decision tree.
     pub fn analyse(title: &str, puzzle: &Grid, options: &Options) -> ReportInput {
         let mut propagated = *puzzle;
-        crate::propagate::propagate(&mut propagated, &options.profile);
-        let solutions = crate::solver::solve(puzzle);
+        let outcome = crate::propagate::propagate(&mut propagated, &options.profile);
+        let solutions = count_solutions(puzzle, &outcome, options);
         let solution = match solutions {
-            Solutions::Unique(s) => Some(s),
+            Ok(Solutions::Unique(s)) => Some(s),
             _ => None,
         };
+        if solution.is_none() {
+            return ReportInput::unsolvable(title, puzzle, propagated, solutions, options);
+        }
         let pair = PairAnalysis::run(puzzle, options);
         let classification = Some(crate::classify::classify(
             puzzle,
@@ -71,12 +75,7 @@ impl ReportInput {
                     crate::engine::Status::Solved
                         | crate::engine::Status::Unsolved(crate::engine::Limit::Depth)
                 );
-            let name = match k {
-                1 => "PR (pair reduction, depth 1)".to_string(),
-                2 => "DPR (deep pair reduction, depth 2)".to_string(),
-                3 => "VDPR (very deep pair reduction, depth 3)".to_string(),
-                k => format!("depth {k}"),
-            };
+            let name = variant_name(k);
             variants.push((name, a));
             if done {
                 break;
@@ -98,12 +97,112 @@ impl ReportInput {
             variants,
         }
     }
+
+    /// The report of a puzzle without exactly one solution, or whose count a limit stopped:
+    /// nothing else runs (an analysis would count the solutions again), the one variant says
+    /// how it ended.
+    fn unsolvable(
+        title: &str,
+        puzzle: &Grid,
+        propagated: Grid,
+        solutions: Result<Solutions, Stop>,
+        options: &Options,
+    ) -> ReportInput {
+        let status = match &solutions {
+            Ok(Solutions::Multiple(_)) => Status::MultipleSolutions,
+            Ok(_) => Status::NoSolution,
+            Err(stop) => Status::Unsolved((*stop).into()),
+        };
+        let classification = Classification::without_analysis(&solutions);
+        let analysis = Analysis::not_run(puzzle, options, status);
+        ReportInput {
+            title: title.to_string(),
+            puzzle: *puzzle,
+            classification: Some(classification),
+            propagated,
+            solution: None,
+            solutions,
+            pair: PairAnalysis::run(puzzle, options),
+            variants: vec![(variant_name(1), analysis)],
+            minimal: None,
+        }
+    }
+}
+
+/// The solution count of a report: a contradiction that propagation finds needs no search;
+/// otherwise the exact solver, within the analysis deadline and the solver's default node
+/// budget (a hostile candidate grid can take it hours).
+fn count_solutions(puzzle: &Grid, outcome: &Outcome, options: &Options) -> Result<Solutions, Stop> {
+    if let Outcome::Contradiction(_) = outcome {
+        return Ok(Solutions::None);
+    }
+    crate::solver::solve_within(
+        puzzle,
+        SolveLimits {
+            deadline: options.budget.deadline,
+            ..SolveLimits::default()
+        },
+    )
+}
+
+/// The name of the variant at depth `k`.
+fn variant_name(k: u8) -> String {
+    match k {
+        1 => "PR (pair reduction, depth 1)".to_string(),
+        2 => "DPR (deep pair reduction, depth 2)".to_string(),
+        3 => "VDPR (very deep pair reduction, depth 3)".to_string(),
+        k => format!("depth {k}"),
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::classify::Level;
+    use crate::engine::Limit;
+    use crate::propagate::Profile;
+
+    /// Issue 10's context on an empty grid: no solution; five cells of row 5 share four values.
+    fn hostile() -> Grid {
+        let context = crate::format::parse_context(
+            "C1: 5,7,8,9 + G2: 1,2,3,6,9 + I2: 1,3,4,6 + A3: 1,4,6,9 + G3: 1,2,3,4,5,6,7,8 + \
+             H3: 1,9 + B5: 1,3,5,9 + C5: 1,3,5,9 + D5: 1,3,5,9 + E5: 1,3,5,9 + F5: 1,3,5,9",
+        )
+        .unwrap();
+        let mut g = Grid::empty();
+        for s in &context {
+            s.apply(&mut g);
+        }
+        g
+    }
+
+    #[test]
+    fn a_contradiction_found_by_propagation_needs_no_solver() {
+        let input = ReportInput::analyse("hostile", &hostile(), &Options::default());
+        assert_eq!(input.solutions, Ok(Solutions::None));
+        assert_eq!(input.variants.len(), 1);
+        assert_eq!(input.variants[0].1.status, Status::NoSolution);
+        assert_eq!(input.variants[0].1.counters.tests, 0);
+        let c = input.classification.unwrap();
+        assert_eq!((c.solutions, c.level, c.limit), (Some(0), None, None));
+    }
+
+    #[test]
+    fn a_solver_stopped_by_its_node_budget_is_a_limit() {
+        // Singles do not see the contradiction: the solver's node budget ends the count.
+        let options = Options {
+            profile: Profile::SINGLES,
+            ..Options::default()
+        };
+        let input = ReportInput::analyse("hostile", &hostile(), &options);
+        assert_eq!(input.solutions, Err(Stop::Nodes));
+        assert_eq!(input.variants[0].1.status, Status::Unsolved(Limit::Solver));
+        let c = input.classification.unwrap();
+        assert_eq!(
+            (c.solutions, c.level, c.limit),
+            (None, Some(Level::Unsolved), Some(Limit::Solver))
+        );
+    }
 
     #[test]
     fn inkala_runs_every_variant_up_to_the_solving_depth() {

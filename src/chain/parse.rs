@@ -199,8 +199,12 @@ impl FromStr for Chain {
         let mut chain = Chain::default();
         for (i, line) in text.lines().enumerate() {
             let line = line.trim_end_matches('\r');
-            // Blank lines and `#` comments (a chain line always starts with its marker).
-            if line.trim().is_empty() || line.trim_start().starts_with('#') {
+            // Blank lines, `#` comments (a chain line always starts with its marker) and the
+            // indented lines of a line's derivation (`hdp chain --explain`).
+            if line.trim().is_empty()
+                || line.trim_start().starts_with('#')
+                || crate::derivation::is_derivation_text(line)
+            {
                 continue;
             }
             if line.trim_start().starts_with("CNT") {

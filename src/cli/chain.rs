@@ -4,9 +4,12 @@ use super::input::ReadError;
 use super::output::error;
 use super::{status_problem, ChainFormat, EngineArgs, InputArgs, Output, EXIT_OK, EXIT_PUZZLE};
 use clap::{Args, ValueEnum};
-use hdp::engine::{Analysis, PairAnalysis, Recording, Status};
+use hdp::chain::{Chain, ChainLine};
+use hdp::derivation::{derive_lines, Derivation, Limits};
+use hdp::engine::{Analysis, AnalysisRecord, PairAnalysis, Recording, Status};
 use hdp::format::apply_context;
 use hdp::tree::pair_analysis_tree;
+use serde::Serialize;
 use std::io::Write;
 
 /// Which analysis to run.
@@ -45,6 +48,10 @@ pub struct ChainArgs {
     /// chain still parses.
     #[arg(long)]
     pub why: bool,
+    /// Write each DIS and PRF line's derivation under it: the moves from its hypothesis to the
+    /// contradiction, numbered, one a line (text; JSON adds `explained`); the chain still parses.
+    #[arg(long)]
+    pub explain: bool,
     /// Print the minimal proof instead of the search: only the lines and context statements
     /// the final proof needs (text, --why, json; solved puzzles only).
     #[arg(long)]
@@ -81,6 +88,12 @@ impl ChainArgs {
         }
         if self.minimal && self.format == ChainFormat::Dot {
             return Err("--minimal applies to --format text and json".into());
+        }
+        if self.explain && (self.steps || self.variant == Variant::Analysis) {
+            return Err("--explain cannot be used with --steps or --variant analysis".into());
+        }
+        if self.explain && self.format == ChainFormat::Dot {
+            return Err("--explain applies to --format text and json".into());
         }
         if self.steps && self.variant == Variant::Analysis {
             return Err("--steps cannot be used with --variant analysis (it has no steps)".into());
@@ -122,7 +135,7 @@ pub fn run(a: &ChainArgs, out: &mut Output) -> anyhow::Result<i32> {
         let p = match r.puzzle {
             Ok(p) => p,
             Err(e) => {
-                error(format_args!("{source}: {e}"));
+                e.report(&source);
                 if let (ReadError::Parse(e), ChainFormat::Json) = (&e, a.format) {
                     out.error_record(&source, e.line, &e.to_string())?;
                 }
@@ -131,7 +144,7 @@ pub fn run(a: &ChainArgs, out: &mut Output) -> anyhow::Result<i32> {
             }
         };
         if let Err(e) = apply_context(&p.grid, &given) {
-            error(format_args!("{source} line {}: --given: {e}", p.line));
+            error(format_args!("{source}: line {}: --given: {e}", p.line));
             if a.format == ChainFormat::Json {
                 out.error_record(&source, p.line, &format!("--given: {e}"))?;
             }
@@ -171,13 +184,22 @@ pub fn run(a: &ChainArgs, out: &mut Output) -> anyhow::Result<i32> {
                 }
                 _ => problem,
             };
-            error(format_args!("{source} line {}: {problem}", p.line));
+            error(format_args!("{source}: line {}: {problem}", p.line));
             code = EXIT_PUZZLE;
         }
         if a.minimal {
             let json = a.format == ChainFormat::Json;
             if (analysis.is_solved() || json)
-                && !super::hint::write_minimal(out, (&source, p.line), &analysis, json, a.why)?
+                && !super::hint::write_minimal(
+                    out,
+                    (&source, p.line),
+                    &analysis,
+                    super::hint::Shown {
+                        json,
+                        why: a.why,
+                        explain: a.explain,
+                    },
+                )?
             {
                 code = EXIT_PUZZLE;
             }
@@ -185,6 +207,15 @@ pub fn run(a: &ChainArgs, out: &mut Output) -> anyhow::Result<i32> {
             continue;
         }
         match a.format {
+            ChainFormat::Json if a.explain => {
+                let summary = analysis.summary();
+                let derivations = explain_lines(&analysis, &summary.lines);
+                let record = ExplainedRecord {
+                    analysis: analysis.record(),
+                    explained: explained(&summary.lines, &derivations),
+                };
+                out.record(&source, p.line, &record)?;
+            }
             ChainFormat::Json => out.record(&source, p.line, &analysis.record())?,
             ChainFormat::Dot => match &analysis.tree {
                 Some(t) => write!(out, "{}", t.to_dot())?,
@@ -202,7 +233,10 @@ pub fn run(a: &ChainArgs, out: &mut Output) -> anyhow::Result<i32> {
                 } else {
                     analysis.summary()
                 };
-                if a.why {
+                if a.explain {
+                    let derivations = explain_lines(&analysis, &chain.lines);
+                    write_explained(out, &chain, &derivations, a.why)?;
+                } else if a.why {
                     write!(out, "{chain:#}")?;
                 } else {
                     write!(out, "{chain}")?;
@@ -219,4 +253,73 @@ pub fn run(a: &ChainArgs, out: &mut Output) -> anyhow::Result<i32> {
         out.flush()?;
     }
     Ok(puzzles.exit_code(code))
+}
+
+/// A chain line with its derivation, in JSON.
+#[derive(Serialize)]
+pub struct ExplainedLine<'a> {
+    /// The line in the notation (with its reason).
+    pub text: String,
+    /// The line.
+    #[serde(flatten)]
+    pub line: &'a ChainLine,
+    /// Its derivation (DIS and PRF lines), if one was found.
+    pub derivation: Option<&'a Derivation>,
+}
+
+/// `chain --explain --format json`: the analysis record with each summary line explained.
+#[derive(Serialize)]
+struct ExplainedRecord<'a> {
+    #[serde(flatten)]
+    analysis: AnalysisRecord,
+    explained: Vec<ExplainedLine<'a>>,
+}
+
+/// The lines with their derivations, for JSON.
+pub fn explained<'a>(
+    lines: &'a [ChainLine],
+    derivations: &'a [Option<Derivation>],
+) -> Vec<ExplainedLine<'a>> {
+    lines
+        .iter()
+        .zip(derivations)
+        .map(|(line, d)| ExplainedLine {
+            text: format!("{line:#}"),
+            line,
+            derivation: d.as_ref(),
+        })
+        .collect()
+}
+
+/// The derivations of `lines`, lines of a chain of `analysis`.
+pub fn explain_lines(analysis: &Analysis, lines: &[ChainLine]) -> Vec<Option<Derivation>> {
+    derive_lines(
+        &analysis.puzzle,
+        lines,
+        &analysis.options.profile,
+        &Limits::default(),
+    )
+}
+
+/// Writes `chain` with each line's derivation under it (and each reason when `why`).
+pub fn write_explained(
+    out: &mut Output,
+    chain: &Chain,
+    derivations: &[Option<Derivation>],
+    why: bool,
+) -> anyhow::Result<()> {
+    for (line, d) in chain.lines.iter().zip(derivations) {
+        if why {
+            writeln!(out, "{line:#}")?;
+        } else {
+            writeln!(out, "{line}")?;
+        }
+        if let Some(d) = d {
+            write!(out, "{d}")?;
+        }
+    }
+    if let Some(c) = &chain.count {
+        writeln!(out, "{c}")?;
+    }
+    Ok(())
 }

@@ -12,12 +12,11 @@
 //! summary so far goes to stderr and the exit code is [`EXIT_INTERRUPTED`]. A second signal
 //! exits at once. A write error (a closed pipe) stops the hand-out the same way and ends the run.
 
-use super::input::{Puzzles, ReadArgs, ReadError, WhenEmpty};
+use super::input::{Puzzles, ReadArgs, ReadError};
 use super::output::{plain_text, tsv_header};
 use super::{EngineArgs, EXIT_OK, EXIT_PUZZLE};
 use clap::{Args, ValueEnum};
-use hdp::classify::{classify, Classification, ClassifyOptions, Level};
-use hdp::engine::Limit;
+use hdp::classify::{ClassifyOptions, Level, Record};
 use hdp::format::Puzzle;
 use hdp::ParseError;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -46,7 +45,7 @@ the level the same in every orientation and labelling of the grid:
   deep      very deep pair reduction is needed (depth 3)
   extreme   depth 4 or more
   unsolved  a limit stopped the analysis first; the column `limit` says which (depth, budget,
-            timeout)
+            timeout, or solver: the exact solver's node budget, `solutions` then empty)
 Columns: `constraint_levels` lists the nesting levels (1 = the outermost decisions) at which
 constraint pairs decided something; `pairs_tests` counts the level run's branch tests. `depth`
 is the depth with the configured --decisions (default: cell and constraint pairs in every
@@ -118,6 +117,10 @@ pub struct ClassifyArgs {
     /// Print only the summary, to stdout (instead of --summary's records plus summary on stderr).
     #[arg(long, conflicts_with = "summary")]
     pub summary_only: bool,
+    /// Add the columns proof_moves and proof_lines: the size of the minimal proof that only
+    /// contradictions prove, in moves of its derivations and in lines (slower: one more analysis).
+    #[arg(long)]
+    pub proof_size: bool,
 }
 
 fn parse_shard(s: &str) -> Result<(usize, usize), String> {
@@ -138,48 +141,6 @@ fn parse_shard(s: &str) -> Result<(usize, usize), String> {
     Ok((i, n))
 }
 
-/// One output record: its fields, in order, are the TSV columns (the header is their names) and
-/// the JSON Lines keys after `schema` and `source` ([`JsonRecord`]).
-#[derive(Debug, Serialize)]
-pub struct Record {
-    /// The puzzle's 1-based line within its source.
-    pub line: usize,
-    /// The puzzle, 81 characters (for a bad line, its first 81 characters).
-    pub puzzle: String,
-    /// The label: the line's comment, or a table's other columns.
-    pub label: String,
-    /// 0, 1, or 2 for two or more; empty when a limit stopped the solver.
-    pub solutions: Option<u8>,
-    /// The level, from `depth_pairs`.
-    pub level: Option<Level>,
-    /// The depth with cell pairs (constraint pairs where none is left).
-    pub depth_pairs: Option<u8>,
-    /// The nesting levels where constraint pairs decided something, comma-separated.
-    pub constraint_levels: String,
-    /// The branch tests of the level run.
-    pub pairs_tests: u64,
-    /// The depth with the configured decisions.
-    pub depth: Option<u8>,
-    /// The configured decisions.
-    pub decisions: String,
-    /// The propagation profile.
-    pub profile: String,
-    /// The schedule.
-    pub schedule: String,
-    /// The branch tests of the `depth` run.
-    pub tests: u64,
-    /// The hypotheses (tests at depth 2 or more) of the `depth` run.
-    pub hypotheses: u64,
-    /// The facts of the `depth` run.
-    pub facts: u64,
-    /// The limit that stopped the analysis, if one did.
-    pub limit: Option<Limit>,
-    /// Microseconds spent (left out by `--no-timing`).
-    pub micros: Option<u64>,
-    /// Why the line has no level: it did not parse, or the puzzle has no unique solution.
-    pub error: Option<String>,
-}
-
 /// A JSON Lines record: the JSON-only `schema` and `source`, then the fields of [`Record`].
 #[derive(Serialize)]
 pub struct JsonRecord<'a> {
@@ -192,15 +153,20 @@ pub struct JsonRecord<'a> {
     pub record: &'a Record,
 }
 
-impl Record {
-    /// The record with its text fields made one line of plain text, for TSV.
-    fn into_plain(mut self) -> Record {
-        for field in [&mut self.puzzle, &mut self.label] {
-            *field = plain_text(field);
-        }
-        self.error = self.error.map(|e| plain_text(&e));
-        self
+/// The record with its text fields made one line of plain text, for TSV.
+fn into_plain(mut record: Record) -> Record {
+    for field in [&mut record.puzzle, &mut record.label] {
+        *field = plain_text(field);
     }
+    record.error = record.error.map(|e| plain_text(&e));
+    record
+}
+
+/// What a worker needs beside the options: the timeout and whether to size proofs.
+#[derive(Clone, Copy)]
+struct Extra {
+    timeout: Option<f64>,
+    proof_size: bool,
 }
 
 /// One item handed to a worker.
@@ -234,37 +200,13 @@ enum Done {
     Dropped,
 }
 
-/// A record with no result yet (also `generate`'s).
-pub(super) fn empty_record(line: usize, options: &ClassifyOptions) -> Record {
-    Record {
-        line,
-        puzzle: String::new(),
-        label: String::new(),
-        solutions: None,
-        level: None,
-        depth_pairs: None,
-        constraint_levels: String::new(),
-        pairs_tests: 0,
-        depth: None,
-        decisions: options.engine.decisions.to_string(),
-        profile: options.engine.profile.to_string(),
-        schedule: options.engine.schedule.to_string(),
-        tests: 0,
-        hypotheses: 0,
-        facts: 0,
-        limit: None,
-        micros: None,
-        error: None,
-    }
-}
-
 /// The record of one item, with the stderr message of a bad line.
-fn finish(work: Work, options: &ClassifyOptions, timeout: Option<f64>) -> Done {
+fn finish(work: Work, options: &ClassifyOptions, extra: Extra) -> Done {
     let message = match &work {
         Work::Bad { source, error, .. } => Some(format!("{source}: {error}")),
         Work::Puzzle { .. } => None,
     };
-    let (source, record) = classify_one(work, options, timeout);
+    let (source, record) = classify_one(work, options, extra);
     Done::Record {
         source,
         record: Box::new(record),
@@ -272,62 +214,45 @@ fn finish(work: Work, options: &ClassifyOptions, timeout: Option<f64>) -> Done {
     }
 }
 
-fn classify_one(work: Work, options: &ClassifyOptions, timeout: Option<f64>) -> (String, Record) {
-    let (source, line, puzzle) = match work {
+fn classify_one(work: Work, options: &ClassifyOptions, extra: Extra) -> (String, Record) {
+    let unsized_proof = |mut record: Record| {
+        if extra.proof_size {
+            (record.proof_moves, record.proof_lines) = (Some(None), Some(None));
+        }
+        record
+    };
+    match work {
         Work::Bad {
             source,
             line,
             raw,
             error,
-        } => {
-            let mut record = empty_record(line, options);
-            record.puzzle = raw;
-            record.error = Some(error.to_string());
-            return (source, record);
-        }
+        } => (
+            source,
+            unsized_proof(Record::bad(line, raw, &error, options)),
+        ),
         Work::Puzzle {
             source,
             line,
             puzzle,
-        } => (source, line, puzzle),
-    };
-    let mut record = empty_record(line, options);
-    let mut opts = *options;
-    record.puzzle = puzzle.grid.to_line();
-    record.label = puzzle.label.unwrap_or_default();
-    let start = Instant::now();
-    opts.engine.budget.deadline = timeout
-        .filter(|t| t.is_finite() && *t >= 0.0)
-        .map(|t| start + Duration::from_secs_f64(t.min(1e9)));
-    let c = classify(&puzzle.grid, &opts);
-    record.micros = Some(start.elapsed().as_micros() as u64);
-    fill_record(&mut record, &c);
-    (source, record)
-}
-
-/// Puts the results of a classification into `record` (also `generate`'s).
-pub(super) fn fill_record(record: &mut Record, c: &Classification) {
-    record.solutions = Some(c.solutions);
-    record.level = c.level;
-    record.depth_pairs = c.depth_pairs;
-    record.constraint_levels = c
-        .constraint_levels
-        .iter()
-        .map(u8::to_string)
-        .collect::<Vec<_>>()
-        .join(",");
-    record.pairs_tests = c.pairs_effort.tests;
-    record.depth = c.depth;
-    record.tests = c.effort.tests;
-    record.hypotheses = c.effort.hypotheses;
-    record.facts = c.effort.facts;
-    record.limit = c.limit;
-    match c.solutions {
-        // A solver stopped by a limit is not "no solution": the record's limit says which.
-        0 if c.limit.is_some() => {}
-        0 => record.error = Some("no solution".into()),
-        2 => record.error = Some("several solutions".into()),
-        _ => {}
+        } => {
+            let start = Instant::now();
+            let mut opts = *options;
+            opts.engine.budget.deadline = extra
+                .timeout
+                .filter(|t| t.is_finite() && *t >= 0.0)
+                .map(|t| start + Duration::from_secs_f64(t.min(1e9)));
+            let mut record = Record::of(line, &puzzle, &opts);
+            if extra.proof_size && record.solutions == Some(1) {
+                let size = hdp::derivation::proof_size(&puzzle.grid, &opts.engine);
+                record.proof_moves = Some(size.map(|s| s.moves));
+                record.proof_lines = Some(size.map(|s| s.lines));
+            } else {
+                record = unsized_proof(record);
+            }
+            record.micros = Some(start.elapsed().as_micros() as u64);
+            (source, record)
+        }
     }
 }
 
@@ -500,7 +425,10 @@ pub fn run(a: &ClassifyArgs, out: &mut super::Output) -> anyhow::Result<i32> {
     });
     let width = WINDOW * threads;
     let dispatched = Arc::new(AtomicUsize::new(0));
-    let timeout = a.engine.timeout;
+    let extra = Extra {
+        timeout: a.engine.timeout,
+        proof_size: a.proof_size,
+    };
     let (work_tx, work_rx) = channel::<(usize, Work)>();
     let (done_tx, done_rx) = channel::<(usize, Done)>();
     {
@@ -508,7 +436,7 @@ pub fn run(a: &ClassifyArgs, out: &mut super::Output) -> anyhow::Result<i32> {
         let read = a.read.clone();
         let (shard, skip) = (a.shard, a.skip);
         std::thread::spawn(move || {
-            let puzzles = Puzzles::new(files, &read, WhenEmpty::Nothing);
+            let puzzles = Puzzles::new(files, &read);
             let (mut puzzle_index, mut kept, mut index) = (0usize, 0usize, 0usize);
             for item in puzzles {
                 if STOP.load(Ordering::SeqCst) {
@@ -552,9 +480,9 @@ pub fn run(a: &ClassifyArgs, out: &mut super::Output) -> anyhow::Result<i32> {
                 dispatched.fetch_add(1, Ordering::SeqCst);
                 // A bad line needs no engine: its record goes straight to the writer.
                 let sent = match work {
-                    Work::Bad { .. } => done_tx
-                        .send((index, finish(work, &options, timeout)))
-                        .is_ok(),
+                    Work::Bad { .. } => {
+                        done_tx.send((index, finish(work, &options, extra))).is_ok()
+                    }
                     Work::Puzzle { .. } => work_tx.send((index, work)).is_ok(),
                 };
                 if !sent {
@@ -576,7 +504,7 @@ pub fn run(a: &ClassifyArgs, out: &mut super::Output) -> anyhow::Result<i32> {
             let done = if STOP.load(Ordering::SeqCst) {
                 Done::Dropped
             } else {
-                finish(work, &options, timeout)
+                finish(work, &options, extra)
             };
             if done_tx.send((index, done)).is_err() {
                 break;
@@ -601,7 +529,10 @@ fn write_records(
         e
     };
     if !a.summary_only && a.format == RecordFormat::Tsv {
-        let template = empty_record(0, &a.engine.classify_options(a.te));
+        let mut template = Record::empty(0, &a.engine.classify_options(a.te));
+        if a.proof_size {
+            (template.proof_moves, template.proof_lines) = (Some(None), Some(None));
+        }
         out.write_all(&tsv_header(&template)?)
             .and_then(|()| out.flush())
             .map_err(stop_on_error)?;
@@ -666,7 +597,7 @@ fn write_records(
                     written += 1;
                     if !a.summary_only {
                         match a.format {
-                            RecordFormat::Tsv => out.tsv_record(&r.into_plain()),
+                            RecordFormat::Tsv => out.tsv_record(&into_plain(*r)),
                             RecordFormat::Jsonl => out.json_line(&JsonRecord {
                                 schema: super::output::SCHEMA,
                                 source: &source,
@@ -725,6 +656,7 @@ fn count_lines(path: &str) -> u64 {
 mod tests {
     use super::super::output::{tsv_line, SCHEMA};
     use super::*;
+    use hdp::engine::Limit;
     use serde::de::{Deserializer, IgnoredAny, MapAccess, Visitor};
 
     /// The keys of a JSON object, in order.
@@ -750,7 +682,7 @@ mod tests {
 
     #[test]
     fn the_tsv_header_is_the_json_keys_after_schema_and_source() {
-        let record = empty_record(7, &ClassifyOptions::default());
+        let record = Record::empty(7, &ClassifyOptions::default());
         let header = String::from_utf8(tsv_header(&record).unwrap()).unwrap();
         let json = serde_json::to_string(&JsonRecord {
             schema: SCHEMA,
@@ -772,13 +704,13 @@ mod tests {
 
     #[test]
     fn a_tsv_record_is_one_line_that_a_csv_reader_reads_back() {
-        let mut record = empty_record(3, &ClassifyOptions::default());
+        let mut record = Record::empty(3, &ClassifyOptions::default());
         record.puzzle = "\"12\t3\n".into();
         record.label = "a\tb\r\nc\0d \"q\" \u{1b}[31m\u{85}".into();
         record.error = Some("line 3, column 1: unexpected character '\"'".into());
         record.level = Some(Level::Hard);
         record.limit = Some(Limit::Budget);
-        let out = tsv_line(&record.into_plain()).unwrap();
+        let out = tsv_line(&into_plain(record)).unwrap();
         let text = String::from_utf8(out).unwrap();
         assert_eq!(text.matches('\n').count(), 1, "{text:?}");
         assert!(!text.contains(['\0', '\r', '\u{1b}', '\u{85}']), "{text:?}");

@@ -8,13 +8,13 @@
 //! `--timeout`, after `--budget` attempts, on SIGINT or SIGTERM (exit 130: what was printed
 //! stays) or when standard output is closed (`| head -1`).
 
-use super::classify::{empty_record, fill_record, JsonRecord, EXIT_INTERRUPTED};
+use super::classify::{JsonRecord, EXIT_INTERRUPTED};
 use super::output::error;
 use super::{Output, EXIT_OK, EXIT_PUZZLE, EXIT_USAGE};
 use clap::{Args, ValueEnum};
-use hdp::classify::Level;
+use hdp::classify::{Level, Record};
 use hdp::engine::{Analysis, Budget, Options, Recording};
-use hdp::format::{parse_puzzles, InputFormat};
+use hdp::format::{parse_puzzles, InputFormat, Puzzle};
 use hdp::generate::{attempt, Attempt, Distinct, Found, Minimality, Pattern, Settings, Target};
 use hdp::Grid;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -360,9 +360,13 @@ fn write_found(
             }
         }
         GenerateFormat::Jsonl => {
-            let mut record = empty_record(n as usize, &a.target().classify_options());
-            record.puzzle = found.puzzle.to_line();
-            fill_record(&mut record, c);
+            let puzzle = Puzzle {
+                grid: found.puzzle,
+                label: None,
+                line: n as usize,
+            };
+            let mut record =
+                Record::from_classification(n as usize, &puzzle, c, &a.target().classify_options());
             let (proof, proof_error) = match proof {
                 Some(Ok(lines)) => (Some(lines), None),
                 Some(Err(e)) => (None, Some(e)),

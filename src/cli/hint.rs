@@ -4,7 +4,7 @@
 use super::input::ReadError;
 use super::output::error;
 use super::{status_problem, EngineArgs, InputArgs, Output, ResultFormat, EXIT_OK, EXIT_PUZZLE};
-use clap::Args;
+use clap::{Args, ValueEnum};
 use hdp::chain::{ChainLine, LineResult, Marker};
 use hdp::engine::{Analysis, AnalysisRecord, Recording};
 use hdp::format::apply_context;
@@ -25,6 +25,22 @@ pub struct HintArgs {
     /// Output format: text (the lines of the step, with their reasons) or json.
     #[arg(long, value_enum, default_value_t = ResultFormat::Text)]
     pub format: ResultFormat,
+    /// How much to show: where (the cell to look at), fact (the fact), moves (the fact with
+    /// every line of its proof and each line's moves).
+    #[arg(long, value_enum, default_value_t = Reveal::Moves)]
+    pub reveal: Reveal,
+}
+
+/// `hint --reveal`: how much of the next step a solver sees.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Reveal {
+    /// The cell the next fact is about.
+    Where,
+    /// The fact.
+    Fact,
+    /// The fact, the lines that prove it and every line's derivation.
+    Moves,
 }
 
 /// The minimal proof in a JSON record.
@@ -36,6 +52,9 @@ struct MinimalBody<'a> {
     lines: &'a [ChainLine],
     /// Propagations made while minimising.
     tests: u64,
+    /// With `--explain`: each line with its derivation.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    explained: Option<Vec<super::chain::ExplainedLine<'a>>>,
 }
 
 impl<'a> MinimalBody<'a> {
@@ -48,6 +67,7 @@ impl<'a> MinimalBody<'a> {
             summary,
             lines: &m.chain.lines,
             tests: m.tests,
+            explained: None,
         }
     }
 }
@@ -63,23 +83,44 @@ struct MinimalRecord<'a> {
     minimal_error: Option<String>,
 }
 
+/// How `chain --minimal` writes its proof.
+#[derive(Clone, Copy, Debug)]
+pub struct Shown {
+    /// JSON rather than text.
+    pub json: bool,
+    /// Each CTR's reason (text).
+    pub why: bool,
+    /// Each line's derivation.
+    pub explain: bool,
+}
+
 /// Writes the minimal proof of a finished `analysis` for `hdp chain --minimal` (text, with the
-/// reasons when `why`, or JSON). Returns whether there was a proof; when not, the reason has
-/// been printed on stderr (the caller already reported an unsolved analysis).
+/// reasons and derivations as `shown` asks, or JSON). Returns whether there was a proof; when
+/// not, the reason has been printed on stderr (the caller already reported an unsolved analysis).
 pub fn write_minimal(
     out: &mut Output,
     (source, line): (&str, usize),
     analysis: &Analysis,
-    json: bool,
-    why: bool,
+    shown: Shown,
 ) -> anyhow::Result<bool> {
+    let Shown { json, why, explain } = shown;
     let result = minimal(analysis);
+    let derivations = match (&result, explain) {
+        (Ok(m), true) => super::chain::explain_lines(analysis, &m.chain.lines),
+        _ => Vec::new(),
+    };
     if let Err(e @ (MinimalError::Limit(_) | MinimalError::Unverified(_))) = &result {
-        error(format_args!("{source} line {line}: {e}"));
+        error(format_args!("{source}: line {line}: {e}"));
     }
     if json {
         let (minimal, minimal_error) = match &result {
-            Ok(m) => (Some(MinimalBody::new(m)), None),
+            Ok(m) => {
+                let mut body = MinimalBody::new(m);
+                if explain {
+                    body.explained = Some(super::chain::explained(&m.chain.lines, &derivations));
+                }
+                (Some(body), None)
+            }
             Err(e) => (None, Some(e.to_string())),
         };
         let record = MinimalRecord {
@@ -93,7 +134,9 @@ pub fn write_minimal(
     let Ok(m) = result else {
         return Ok(false);
     };
-    if why {
+    if explain {
+        super::chain::write_explained(out, &m.chain, &derivations, why)?;
+    } else if why {
         write!(out, "{:#}", m.chain)?;
     } else {
         write!(out, "{}", m.chain)?;
@@ -142,21 +185,43 @@ fn lines(n: usize) -> String {
     }
 }
 
-/// The JSON record of a hint.
+/// The JSON record of a hint; `--reveal` leaves out what it does not show.
 #[derive(Serialize)]
 struct HintRecord<'a> {
     /// The position (the puzzle with the given context), 81 characters.
     position: String,
+    /// How much is shown.
+    reveal: Reveal,
+    /// The cell the step's fact is about (none when propagation alone solves the position).
+    #[serde(rename = "where")]
+    at: Option<String>,
     /// What the step establishes: a statement, or the solution.
-    fact: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fact: Option<String>,
     /// The step in the notation, each line with its reason (as `chain --why`).
-    text: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    text: Option<Vec<String>>,
     /// The step's lines.
-    lines: &'a [ChainLine],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    lines: Option<&'a [ChainLine]>,
+    /// The step's lines with their derivations.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    explained: Option<Vec<super::chain::ExplainedLine<'a>>>,
     /// The number of DIS and PRF lines of the whole minimal proof.
     proof_lines: usize,
     /// The reduction depth of the position.
     depth: Option<u8>,
+}
+
+/// The cell the hint's last line is about.
+fn where_of(line: Option<&ChainLine>) -> Option<String> {
+    match line.map(|l| (l.marker, l.result)) {
+        Some((Marker::Dis, Some(LineResult::Ctr(Some(s))))) => Some(s.cell.to_string()),
+        _ => line
+            .and_then(|l| l.context.levels.get(1))
+            .and_then(|v| v.first())
+            .map(|s| s.cell.to_string()),
+    }
 }
 
 /// `hdp hint`.
@@ -166,6 +231,10 @@ pub fn run(a: &HintArgs, out: &mut Output) -> anyhow::Result<i32> {
     let mut options = a
         .engine
         .analysis_options(super::chain::Variant::Full, Recording::Chain);
+    // A hint deduces: only contradictions prove, unless the solver asks for --proof solution.
+    if a.engine.proof.is_none() {
+        options.proof = hdp::engine::Proof::Contradiction;
+    }
     let mut code = EXIT_OK;
     let mut puzzles = a.input.puzzles();
     let (first, second) = (puzzles.next(), puzzles.next());
@@ -174,7 +243,7 @@ pub fn run(a: &HintArgs, out: &mut Output) -> anyhow::Result<i32> {
     for (i, r) in reads.enumerate() {
         let source = r.source.clone();
         let mut fail = |out: &mut Output, line: usize, msg: &str| -> anyhow::Result<()> {
-            error(format_args!("{source} line {line}: {msg}"));
+            error(format_args!("{source}: line {line}: {msg}"));
             if json {
                 out.error_record(&source, line, msg)?;
             }
@@ -184,11 +253,16 @@ pub fn run(a: &HintArgs, out: &mut Output) -> anyhow::Result<i32> {
         let p = match r.puzzle {
             Ok(p) => p,
             Err(e) => {
+                // The parse error names its line and column itself.
                 let line = match &e {
                     ReadError::Parse(pe) => pe.line,
                     ReadError::Input(_) => 0,
                 };
-                fail(out, line, &e.to_string())?;
+                e.report(&source);
+                if json {
+                    out.error_record(&source, line, &e.to_string())?;
+                }
+                code = EXIT_PUZZLE;
                 continue;
             }
         };
@@ -224,28 +298,50 @@ pub fn run(a: &HintArgs, out: &mut Output) -> anyhow::Result<i32> {
         };
         let step = m.first_step();
         let fact = fact_of(step.last());
+        let at = where_of(step.last());
         let text: Vec<String> = step.iter().map(|l| format!("{l:#}")).collect();
+        let derivations = match a.reveal {
+            Reveal::Moves => super::chain::explain_lines(&analysis, &step),
+            Reveal::Where | Reveal::Fact => Vec::new(),
+        };
+        let depth = analysis.depth.map_or("-".to_string(), |d| d.to_string());
         if json {
+            let moves = a.reveal == Reveal::Moves;
             let record = HintRecord {
                 position: analysis.puzzle.to_line(),
-                fact,
-                text,
-                lines: &step,
+                reveal: a.reveal,
+                at: at.clone(),
+                fact: (a.reveal != Reveal::Where).then_some(fact),
+                text: moves.then_some(text),
+                lines: moves.then_some(&step[..]),
+                explained: moves.then(|| super::chain::explained(&step, &derivations)),
                 proof_lines: m.proof_lines().count(),
                 depth: analysis.depth,
             };
             out.record(&source, p.line, &record)?;
         } else {
-            for t in &text {
-                writeln!(out, "{t}")?;
+            match a.reveal {
+                Reveal::Where => writeln!(
+                    out,
+                    "# next: look at {}; depth {depth}",
+                    at.as_deref()
+                        .unwrap_or("the whole grid (propagation solves it)")
+                )?,
+                Reveal::Fact => writeln!(out, "# next: {fact}; depth {depth}")?,
+                Reveal::Moves => {
+                    let chain = hdp::chain::Chain {
+                        lines: step.clone(),
+                        count: None,
+                    };
+                    super::chain::write_explained(out, &chain, &derivations, true)?;
+                    writeln!(
+                        out,
+                        "# next: {fact}; a step of {}, a minimal proof of {}, depth {depth}",
+                        lines(step.len()),
+                        lines(m.proof_lines().count()),
+                    )?;
+                }
             }
-            writeln!(
-                out,
-                "# next: {fact}; a step of {}, a minimal proof of {}, depth {}",
-                lines(step.len()),
-                lines(m.proof_lines().count()),
-                analysis.depth.map_or("-".to_string(), |d| d.to_string())
-            )?;
         }
         out.flush()?;
     }

@@ -29,6 +29,11 @@ pub const MAX_LINE: usize = 64 << 10;
 /// The largest pencil-mark input read (it is read whole).
 pub const MAX_WHOLE: u64 = 64 << 20;
 
+/// The error of an input that holds no puzzle, the same in every command (an error item at
+/// line 1, column 1: exit code 1, and an error record where the command writes records).
+pub const NO_PUZZLE: &str =
+    "no puzzle found (the input is empty or holds only blank and comment lines)";
+
 /// Where puzzles come from.
 #[derive(Args, Debug, Clone)]
 pub struct InputArgs {
@@ -64,6 +69,17 @@ impl fmt::Display for ReadError {
         match self {
             ReadError::Parse(e) => write!(f, "{e}"),
             ReadError::Input(e) => f.write_str(e),
+        }
+    }
+}
+
+impl ReadError {
+    /// The error on stderr: `SOURCE: line L, column C: …` for a parse error, the message alone
+    /// for an input error (it names the input).
+    pub fn report(&self, source: &str) {
+        match self {
+            ReadError::Parse(e) => super::output::error(format_args!("{source}: {e}")),
+            ReadError::Input(e) => super::output::error(format_args!("{e}")),
         }
     }
 }
@@ -113,15 +129,6 @@ pub fn looks_like_puzzle(arg: &str) -> bool {
     n >= 60 && !word.contains(['/', '\\']) && cells * 10 >= n * 9
 }
 
-/// What an input holding no puzzle at all gives.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum WhenEmpty {
-    /// A `no puzzle found` error (single-puzzle commands).
-    Error,
-    /// Nothing (batch classification: a file of comments is an empty batch).
-    Nothing,
-}
-
 impl InputArgs {
     /// Every puzzle of every input, in order, streamed (Inkala's puzzle when there is no input).
     pub fn puzzles(&self) -> Puzzles {
@@ -130,7 +137,7 @@ impl InputArgs {
         } else {
             self.inputs.clone()
         };
-        Puzzles::new(inputs, &self.read, WhenEmpty::Error)
+        Puzzles::new(inputs, &self.read)
     }
 }
 
@@ -169,10 +176,128 @@ impl LineReader {
     }
 }
 
+/// A table's bytes as the `csv` crate is given them, and the physical line of each row.
+///
+/// The crate's line numbers run one short per CRLF line break (rust-csv issue 395) and leave out
+/// blank and comment lines, and the offsets it gives rows after such lines are not their first
+/// bytes. So the crate is given the table without blank lines or `#` comment lines and with
+/// every CRLF made LF (a lone CR is kept): then a row starts right after the line break before
+/// it, and the physical line where each line given starts, noted here, is the row's. Only the
+/// lines not yet passed by a row are kept (those in the crate's buffer), so memory stays
+/// bounded. A line break inside a quoted field is LF too, an empty line inside one is left out,
+/// and a `#` that starts a line inside one starts a comment.
+struct TableBytes {
+    inner: Source,
+    /// Bytes ready for the crate.
+    ready: std::collections::VecDeque<u8>,
+    /// A CR was read; whether it is kept depends on the next byte.
+    held_cr: bool,
+    /// The next byte starts a line.
+    line_start: bool,
+    /// Inside a comment line.
+    comment: bool,
+    /// The physical line (1-based) of the next byte read.
+    physical: usize,
+    /// How many bytes the crate was given.
+    given: u64,
+    /// The lines given and not yet passed: where each starts in what the crate was given, and
+    /// its physical line.
+    starts: std::collections::VecDeque<(u64, usize)>,
+    /// The physical line of the last row asked about.
+    current: usize,
+}
+
+impl TableBytes {
+    fn new(inner: Source) -> TableBytes {
+        TableBytes {
+            inner,
+            ready: std::collections::VecDeque::new(),
+            held_cr: false,
+            line_start: true,
+            comment: false,
+            physical: 1,
+            given: 0,
+            starts: std::collections::VecDeque::new(),
+            current: 1,
+        }
+    }
+
+    /// The physical line of a row the crate says starts at `offset` (asked in increasing order).
+    fn line_at(&mut self, offset: u64) -> usize {
+        while let Some(&(start, line)) = self.starts.front() {
+            if start > offset {
+                break;
+            }
+            self.current = line;
+            self.starts.pop_front();
+        }
+        self.current
+    }
+
+    /// One byte read, after CRLF was made LF.
+    fn take(&mut self, b: u8) {
+        if b == b'\n' {
+            self.physical += 1;
+            let drop = self.comment || self.line_start;
+            self.comment = false;
+            self.line_start = true;
+            if drop {
+                return;
+            }
+        } else if self.comment {
+            return;
+        } else if self.line_start {
+            self.line_start = false;
+            if b == b'#' {
+                self.comment = true;
+                return;
+            }
+            self.starts.push_back((self.given, self.physical));
+        }
+        self.ready.push_back(b);
+        self.given += 1;
+    }
+}
+
+impl Read for TableBytes {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let mut chunk = [0u8; 8192];
+        while self.ready.is_empty() {
+            let n = match self.inner.read(&mut chunk) {
+                Ok(n) => n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if n == 0 {
+                if std::mem::take(&mut self.held_cr) {
+                    self.take(b'\r');
+                    continue;
+                }
+                return Ok(0);
+            }
+            for &b in &chunk[..n] {
+                if std::mem::take(&mut self.held_cr) && b != b'\n' {
+                    self.take(b'\r');
+                }
+                if b == b'\r' {
+                    self.held_cr = true;
+                } else {
+                    self.take(b);
+                }
+            }
+        }
+        let n = buf.len().min(self.ready.len());
+        for (slot, b) in buf.iter_mut().zip(self.ready.drain(..n)) {
+            *slot = b;
+        }
+        Ok(n)
+    }
+}
+
 enum Reader {
     Lines(LineReader),
     Table {
-        r: Box<csv::Reader<Source>>,
+        r: Box<csv::Reader<TableBytes>>,
         table: Table,
         skip_header: bool,
     },
@@ -187,18 +312,16 @@ enum Reader {
 pub struct Puzzles {
     inputs: std::iter::Enumerate<std::vec::IntoIter<String>>,
     read: ReadArgs,
-    when_empty: WhenEmpty,
     current: Option<(String, Reader, usize)>,
     input_errors: usize,
 }
 
 impl Puzzles {
     /// The source over `inputs` (`-` is standard input).
-    pub fn new(inputs: Vec<String>, read: &ReadArgs, when_empty: WhenEmpty) -> Puzzles {
+    pub fn new(inputs: Vec<String>, read: &ReadArgs) -> Puzzles {
         Puzzles {
             inputs: inputs.into_iter().enumerate(),
             read: read.clone(),
-            when_empty,
             current: None,
             input_errors: 0,
         }
@@ -260,10 +383,10 @@ impl Puzzles {
                     Box::new(BufReader::with_capacity(64 << 10, f)),
                     self.read.input_format,
                 ),
-                Err(e) => return Err(format!("cannot read {input}: {e}")),
+                Err(e) => return Err(format!("cannot read {input}: {}", io_text(&e))),
             }
         };
-        let cannot = |e: std::io::Error| format!("cannot read {source}: {e}");
+        let cannot = |e: std::io::Error| format!("cannot read {source}: {}", io_text(&e));
         let head = match read_head(&mut r) {
             Ok(h) => h,
             Err(e) => return Err(cannot(e)),
@@ -290,8 +413,7 @@ impl Puzzles {
                     .has_headers(false)
                     .flexible(true)
                     .quoting(table.delimiter == b',')
-                    .comment(Some(b'#'))
-                    .from_reader(r);
+                    .from_reader(TableBytes::new(r));
                 Reader::Table {
                     r: Box::new(csv),
                     skip_header: table.header.is_some(),
@@ -337,7 +459,7 @@ impl Puzzles {
                     Ok(Some(line)) => line,
                     Ok(None) => return None,
                     Err(e) => {
-                        let message = format!("cannot read {source}: {e}");
+                        let message = format!("cannot read {source}: {}", io_text(&e));
                         return Some(self.input_failed(message));
                     }
                 };
@@ -362,11 +484,17 @@ impl Puzzles {
                         Ok(false) => return None,
                         Ok(true) => {}
                         Err(e) => {
-                            let message = format!("cannot read {source}: {e}");
+                            let message = format!(
+                                "cannot read {source}: {}",
+                                io_text(&std::io::Error::from(e))
+                            );
                             return Some(self.input_failed(message));
                         }
                     }
-                    let line = record.position().map_or(0, |p| p.line() as usize);
+                    let line = match record.position() {
+                        Some(p) => r.get_mut().line_at(p.byte()),
+                        None => 0,
+                    };
                     if std::mem::take(skip_header) {
                         continue;
                     }
@@ -398,7 +526,7 @@ impl Puzzles {
                         return Some(item(lines.line_no, "", p));
                     }
                     Err(e) => {
-                        let message = format!("cannot read {source}: {e}");
+                        let message = format!("cannot read {source}: {}", io_text(&e));
                         return Some(self.input_failed(message));
                     }
                 };
@@ -433,20 +561,19 @@ impl Iterator for Puzzles {
                     }
                     return Some(item);
                 }
+                // An input without a puzzle is, in every command, one bad item at its line 1.
                 if let Some((source, _, 0)) = self.current.take() {
-                    if self.when_empty == WhenEmpty::Error {
-                        return Some(Read1 {
-                            source,
-                            line: 1,
-                            raw: String::new(),
-                            puzzle: Err(ReadError::Parse(ParseError::new(
-                                1,
-                                1,
-                                hdp::ParseErrorKind::Empty,
-                            ))),
-                            title: None,
-                        });
-                    }
+                    return Some(Read1 {
+                        source,
+                        line: 1,
+                        raw: String::new(),
+                        puzzle: Err(ReadError::Parse(ParseError::new(
+                            1,
+                            1,
+                            hdp::ParseErrorKind::Other(NO_PUZZLE.into()),
+                        ))),
+                        title: None,
+                    });
                 }
                 continue;
             }
@@ -457,6 +584,12 @@ impl Iterator for Puzzles {
             }
         }
     }
+}
+
+/// An I/O error in words, without the `(os error N)` suffix (as output errors are printed).
+fn io_text(e: &std::io::Error) -> String {
+    let text = e.to_string();
+    text.split(" (os error").next().unwrap_or(&text).to_string()
 }
 
 /// Reads the first bytes of an input for format detection: up to [`HEAD`] bytes, less when the

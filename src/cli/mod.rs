@@ -35,9 +35,9 @@ pub const EXIT_BROKEN_PIPE: i32 = 141;
 const EXIT_HELP: &str = "\
 Exit codes:
   0    success
-  1    a puzzle was invalid, unsolvable, had several solutions or was not solved within the
-       limits, or a batch had a bad line (each with a message on stderr)
+  1    a puzzle was invalid, unsolvable, had several solutions or was not solved within the limits, a batch had a bad line, or an input held no puzzle (each with a message on stderr)
   2    usage or I/O error (including output that cannot be written, e.g. a full disk)
+  130  interrupted by SIGINT (Ctrl-C) or SIGTERM
   141  standard output was closed early (e.g. piped into `head`); nothing is printed
 
 With no command, hdp prints the HDP chain of Arto Inkala's puzzle with the source's method
@@ -84,8 +84,9 @@ pub enum Command {
     Chain(chain::ChainArgs),
     /// The next fact to look for: the first step of the shortest proof from the position.
     ///
-    /// Prints the lines of the minimal proof (`hdp chain --minimal`) up to the first that
-    /// establishes a fact, each with why its contradiction holds, then `# next: FACT`. Exit 1
+    /// Prints the lines of the minimal contradiction proof (`hdp chain --minimal --proof
+    /// contradiction`) up to the first that establishes a fact, each with its derivation, then
+    /// `# next: FACT` (`--reveal` shows less: only where to look, or the fact). Exit 1
     /// when the position has no solution or several, is already solved, or a limit stopped the
     /// analysis.
     #[command(after_help = EXIT_HELP)]
@@ -170,8 +171,9 @@ pub struct EngineArgs {
     #[arg(long, default_value = "default")]
     pub profile: Profile,
     /// What proves: reaching the solution (HDP) or only contradictions (trial and error).
-    #[arg(long, value_enum, default_value_t = ProofArg::Solution)]
-    pub proof: ProofArg,
+    /// Default: solution; for `hint`, contradiction (a hint deduces, it does not reveal).
+    #[arg(long, value_enum)]
+    pub proof: Option<ProofArg>,
     /// How hypotheses are walked.
     #[arg(long, value_enum, default_value_t = WalkArg::BreadthFirst)]
     pub walk: WalkArg,
@@ -243,7 +245,7 @@ impl EngineArgs {
             max_depth: self.max_depth.unwrap_or(default_depth),
             decisions: self.decisions,
             profile: self.profile,
-            proof: match self.proof {
+            proof: match self.proof.unwrap_or(ProofArg::Solution) {
                 ProofArg::Solution => Proof::Solution,
                 ProofArg::Contradiction => Proof::Contradiction,
             },

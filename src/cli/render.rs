@@ -1,7 +1,7 @@
 //! `hdp render` (tree, grid and step pictures) and `hdp report` (HTML reports).
 
 use super::chain::Variant;
-use super::input::{Puzzles, Read1, ReadError, WhenEmpty};
+use super::input::{Puzzles, Read1, ReadError};
 use super::output::error;
 use super::{status_problem, EngineArgs, InputArgs, Output, EXIT_OK, EXIT_PUZZLE};
 use clap::{Args, Subcommand};
@@ -244,7 +244,26 @@ fn first_puzzle(input: &InputArgs) -> anyhow::Result<Result<Puzzle, i32>> {
 /// The first puzzle of the input with its source, or the exit code after reporting why there is
 /// none.
 fn first_read(input: &InputArgs) -> anyhow::Result<Result<(String, Puzzle), i32>> {
-    match input.puzzles().next() {
+    let mut puzzles = input.puzzles();
+    let first = puzzles.next();
+    // One picture or report is of one puzzle: several are refused rather than all but the
+    // first silently left out.
+    if let (Some(one), Some(two)) = (&first, puzzles.next()) {
+        let (source, second) = if two.source == one.source {
+            (one.source.clone(), format!("line {}", two.line))
+        } else {
+            let source = format!("{} and {}", one.source, two.source);
+            (source, format!("{} line {}", two.source, two.line))
+        };
+        anyhow::bail!(
+            "{source}: several puzzles (line {}, {second}, …) where one is drawn: give one \
+             puzzle (e.g. sed -n {}p FILE | hdp … -), or use hdp report --index FILE for a \
+             collection",
+            one.line,
+            two.line.max(1),
+        );
+    }
+    match first {
         Some(Read1 {
             puzzle: Err(ReadError::Input(e)),
             ..
@@ -522,7 +541,7 @@ pub fn run_report(a: &ReportArgs, _out: &mut Output) -> anyhow::Result<i32> {
             None => EXIT_OK,
             Some(problem) => {
                 error(format_args!(
-                    "{} line {}: {problem} (report written to {})",
+                    "{}: line {}: {problem} (report written to {})",
                     source,
                     p.line,
                     a.output.display()
@@ -589,7 +608,7 @@ fn run_index(a: &ReportArgs, index: &str, options: &Options) -> anyhow::Result<i
     let (mut steps_left, mut left_out) = (a.max_total_steps, 0usize);
     // The report that used up --max-total-steps, and how many reports there were then.
     let mut used_up: Option<(String, usize)> = None;
-    let mut puzzles = Puzzles::new(vec![index.to_string()], &a.input.read, WhenEmpty::Nothing);
+    let mut puzzles = Puzzles::new(vec![index.to_string()], &a.input.read);
     for r in &mut puzzles {
         let (source, title) = (r.source.clone(), r.title.clone());
         let p = match r.puzzle {
@@ -645,7 +664,7 @@ fn run_index(a: &ReportArgs, index: &str, options: &Options) -> anyhow::Result<i
             } else {
                 format!(" ({name})")
             };
-            error(format_args!("{source} line {n}{named}: {problem}"));
+            error(format_args!("{source}: line {n}{named}: {problem}"));
             code = code.max(EXIT_PUZZLE);
         }
         entries.push(IndexEntry {
@@ -679,6 +698,12 @@ fn run_index(a: &ReportArgs, index: &str, options: &Options) -> anyhow::Result<i
             super::output::stderr_line(format_args!("hdp: {note}"));
         }
         notes.push(note);
+    }
+    if entries.is_empty() {
+        error(format_args!(
+            "no report written: {index} holds no puzzle that could be read"
+        ));
+        return Ok(puzzles.exit_code(code.max(EXIT_PUZZLE)));
     }
     let title = title_of_index(a, index);
     link_reports(&a.output, &title, &entries)?;

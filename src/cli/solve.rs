@@ -212,7 +212,7 @@ pub fn run_solve(a: &SolveArgs, out: &mut Output) -> anyhow::Result<i32> {
             Ok(s) => s,
             Err(stop) => {
                 let why = stop_words(stop);
-                error(format_args!("{source} line {}: unsolved: {why}", p.line));
+                error(format_args!("{source}: line {}: unsolved: {why}", p.line));
                 code = EXIT_PUZZLE;
                 match a.format {
                     ResultFormat::Json => out.record(
@@ -237,7 +237,7 @@ pub fn run_solve(a: &SolveArgs, out: &mut Output) -> anyhow::Result<i32> {
                 "several solutions"
             };
             error(format_args!(
-                "{source} line {}: the puzzle has {problem}",
+                "{source}: line {}: the puzzle has {problem}",
                 p.line
             ));
             code = EXIT_PUZZLE;
@@ -365,7 +365,7 @@ pub fn run_propagate(a: &PropagateArgs, out: &mut Output) -> anyhow::Result<i32>
             Outcome::Open => "open".to_string(),
             Outcome::Contradiction(c) => {
                 error(format_args!(
-                    "{source} line {}: propagation reached a contradiction (the puzzle has no solution): {c}",
+                    "{source}: line {}: propagation reached a contradiction (the puzzle has no solution): {c}",
                     p.line
                 ));
                 code = EXIT_PUZZLE;

@@ -163,6 +163,8 @@ pub enum Limit {
     Budget,
     /// The deadline passed.
     Timeout,
+    /// The exact solver's node budget ran out before it counted the solutions (no test ran).
+    Solver,
 }
 
 impl Limit {
@@ -172,6 +174,7 @@ impl Limit {
             Limit::Depth => "depth",
             Limit::Budget => "budget",
             Limit::Timeout => "timeout",
+            Limit::Solver => "solver",
         }
     }
 }
@@ -182,6 +185,9 @@ impl fmt::Display for Limit {
             Limit::Depth => "no further clue within the depth limit",
             Limit::Budget => "the branch-test budget ran out",
             Limit::Timeout => "the time limit passed",
+            Limit::Solver => {
+                "the exact solver's node budget ran out before it counted the solutions"
+            }
         })
     }
 }
@@ -267,7 +273,7 @@ impl Analysis {
     ///
     /// The solution count comes first, from the exact solver within the budget's deadline, or
     /// without one its default node budget ([`SolveLimits::until`]); a limit it hits ends the
-    /// analysis unsolved (`Timeout`, or `Budget` for the node budget), not "no solution".
+    /// analysis unsolved (`Timeout`, or `Solver` for the node budget), not "no solution".
     pub fn run_from(puzzle: &Grid, given: &[Statement], options: &Options) -> Analysis {
         let mut grid = *puzzle;
         for s in given {
@@ -309,6 +315,14 @@ impl Analysis {
     ) -> Analysis {
         let mut analysis = Analysis::unstarted(*puzzle, &[], options);
         closure::analyse(&mut analysis, Some(solution), Some(shared));
+        analysis
+    }
+
+    /// An analysis that does not run because the caller knows how it ends (no solution,
+    /// several, or a limit its own solution count hit): no line, no test.
+    pub fn not_run(puzzle: &Grid, options: &Options, status: Status) -> Analysis {
+        let mut analysis = Analysis::unstarted(*puzzle, &[], options);
+        analysis.status = status;
         analysis
     }
 

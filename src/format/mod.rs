@@ -208,8 +208,20 @@ pub fn detect(text: &str) -> InputFormat {
     if pencil::looks_like_pencil(text) {
         return InputFormat::Pencil;
     }
-    // Lines that are mostly bad puzzle lines, with no grid row among them, are puzzle lines.
-    if content.len() <= 1 || !content.iter().any(|l| grid9::is_grid_row(l)) {
+    // Rows of a spreadsheet copy can be nothing but tabs: they count as lines of a grid.
+    let rows = numbered_lines(text)
+        .filter(|(_, l)| !is_comment(l) || l.contains('\t'))
+        .count();
+    // Lines that are mostly bad puzzle lines, with no grid row among them, are puzzle lines,
+    // unless there are 9 or more and each could be a row of a grid with blank cells (nothing but
+    // cell characters, separators and at most 9 cells): the grid reader then says how to write
+    // empty cells.
+    let grid_like = |l: &&str| {
+        l.chars().all(|c| is_cell_char(c) || grid9::is_separator(c))
+            && l.chars().filter(|&c| is_cell_char(c)).count() <= 9
+    };
+    let blank_celled = content.len() >= 9 && content.iter().all(grid_like);
+    if rows <= 1 || !(blank_celled || content.iter().any(|l| grid9::is_grid_row(l))) {
         return InputFormat::Line;
     }
     InputFormat::Grid

@@ -31,15 +31,45 @@ fn groups(text: &str) -> Vec<(String, usize, usize)> {
     out
 }
 
-/// Whether `text` looks like a pencil-mark grid: 81 digit groups, some with several digits.
+/// Whether `text` looks like a pencil-mark grid: about 81 digit groups (a few missing or too
+/// many, so that the reader names the row), some with several digits. (Givens rarely make 60
+/// groups: a 9-line grid of a puzzle has far fewer.)
 pub(super) fn looks_like_pencil(text: &str) -> bool {
     let g = groups(text);
-    g.len() == 81 && g.iter().any(|(s, _, _)| s.len() > 1)
+    (72..=82).contains(&g.len()) && g.iter().filter(|(s, _, _)| s.len() > 1).count() >= 9
+}
+
+/// Where a pencil-mark grid's groups are not 9 per row: the line of the first row that holds
+/// another number, its row number and its count, when the groups lie on 9 lines.
+fn short_row(g: &[(String, usize, usize)]) -> Option<(usize, usize, usize)> {
+    let mut rows: Vec<(usize, usize)> = Vec::new();
+    for (_, line, _) in g {
+        match rows.last_mut() {
+            Some((l, n)) if l == line => *n += 1,
+            _ => rows.push((*line, 1)),
+        }
+    }
+    if rows.len() != 9 {
+        return None;
+    }
+    rows.iter()
+        .enumerate()
+        .find(|(_, (_, n))| *n != 9)
+        .map(|(r, &(line, n))| (line, r + 1, n))
 }
 
 /// Reads a pencil-mark grid.
 pub(super) fn parse_pencil(text: &str) -> Result<Puzzle, ParseError> {
     let g = groups(text);
+    if let Some((line, row, n)) = short_row(&g).filter(|_| g.len() != 81) {
+        return Err(ParseError::new(
+            line,
+            1,
+            ParseErrorKind::Other(format!(
+                "a pencil-mark grid needs 9 groups of candidates in each row: row {row} has {n}"
+            )),
+        ));
+    }
     if g.len() != 81 {
         let (line, column) = g.get(81).map_or((1, 1), |(_, l, c)| (*l, *c));
         return Err(ParseError::new(

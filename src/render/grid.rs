@@ -1,6 +1,7 @@
 //! The 9×9 grid as SVG: a title, givens, derived values, pencil marks (12 px), highlighted cells,
 //! the candidates a step removed (struck through in red), and the reason of a contradiction (the
-//! empty cell, or the unit and the cells that clash, in the contradiction colours).
+//! empty cell, or the unit and the cells that clash, in the contradiction colours). Every grid
+//! has its coordinates in the margin: columns A–I across the top, rows 1–9 down the left.
 
 use super::{colours, svg_document};
 use crate::explain::{Conflict, Reason};
@@ -190,7 +191,7 @@ pub fn grid_svg(grid: &Grid, style: &GridStyle) -> String {
         }
     }
     let digits = Group::new().add(givens).add(derived).add(marks).add(gone);
-    doc = doc.add(lines).add(digits).add(struck);
+    doc = doc.add(lines).add(coordinates()).add(digits).add(struck);
     if let Some((_, Some(unit))) = &marked {
         let (mut c0, mut r0, mut c1, mut r1) = (8, 8, 0, 0);
         for c in unit.cells() {
@@ -265,6 +266,32 @@ pub fn grid_svg(grid: &Grid, style: &GridStyle) -> String {
             .add(doc.set("y", TITLE))
             .to_string(),
     }
+}
+
+/// The 18 coordinate labels in the margin: the column letters A–I above the grid, the row
+/// digits 1–9 on its left, so that a cell such as `G8` (column G, row 8) can be found.
+fn coordinates() -> Group {
+    let mut g = Group::new()
+        .set("class", "coords")
+        .set("font-family", "DejaVu Sans, Helvetica, Arial, sans-serif")
+        .set("font-size", 11)
+        .set("fill", "#6b7280")
+        .set("text-anchor", "middle");
+    for i in 0..9u8 {
+        let mid = MARGIN + (f64::from(i) + 0.5) * CELL;
+        g = g
+            .add(
+                Text::new(char::from(b'A' + i).to_string())
+                    .set("x", mid)
+                    .set("y", MARGIN - 4.0),
+            )
+            .add(
+                Text::new((i + 1).to_string())
+                    .set("x", MARGIN / 2.0)
+                    .set("y", mid + 4.0),
+            );
+    }
+    g
 }
 
 /// The legend of a marked picture, its top at `y`: the cells named in the line, the

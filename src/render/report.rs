@@ -7,7 +7,7 @@ use super::grid::{grid_svg, GridStyle};
 use super::steps::{pictures, selected};
 use super::tree::{tree_svg, TreeStyle};
 use crate::engine::{Analysis, TracedLine};
-use crate::solver::Solutions;
+use crate::solver::{Solutions, Stop};
 use crate::study::ReportInput;
 use crate::tree::pair_analysis_tree;
 use askama::Template;
@@ -178,7 +178,16 @@ struct ReportPage<'a> {
 }
 
 /// Why the puzzle has no solved grid on its page (empty when it has exactly one solution).
-fn problem(solutions: &Solutions) -> String {
+fn problem(solutions: &Result<Solutions, Stop>) -> String {
+    let solutions = match solutions {
+        Ok(solutions) => solutions,
+        Err(stop) => {
+            return format!(
+                "The solutions of this puzzle were not counted: {stop}, so there is no solved \
+                 grid and no analysis."
+            )
+        }
+    };
     match solutions {
         Solutions::Unique(_) => String::new(),
         Solutions::None => "This puzzle has no solution: its givens contradict each other, so \

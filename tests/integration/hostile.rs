@@ -33,9 +33,11 @@ fn empty_input() {
     let (_, err, code) = run(&["solve", "-"], vec![]);
     assert_eq!(code, 1);
     assert!(err.contains("line 1, column 1: no puzzle found"), "{err}");
+    // The same in every command (issue 29): the header, then one error record for line 1.
     let (out, err, code) = run(&["classify"], vec![]);
     no_panic(&err);
-    assert_eq!((out.lines().count(), code), (1, 0), "header only");
+    assert_eq!((out.lines().count(), code), (2, 1), "{err}");
+    assert!(err.contains("line 1, column 1: no puzzle found"), "{err}");
 }
 
 #[test]

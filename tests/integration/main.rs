@@ -6,6 +6,11 @@ mod classify;
 #[cfg(feature = "cli")]
 mod cli;
 mod common;
+#[cfg(feature = "cli")]
+mod defects_faults;
+#[cfg(feature = "cli")]
+mod defects_inputs;
+mod derivation;
 mod engine;
 #[cfg(feature = "cli")]
 mod faults;
@@ -17,6 +22,8 @@ mod hostile;
 mod inputs;
 mod minimal;
 mod properties;
+#[cfg(feature = "cli")]
+mod readme;
 mod reference;
 #[cfg(feature = "cli")]
 mod render;

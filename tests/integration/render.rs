@@ -338,7 +338,15 @@ fn pencil_marks(svg: &str) -> (Vec<(String, f64, bool)>, usize, Option<String>) 
             .map(str::to_string)
     };
     let mut marks = Vec::new();
-    for t in doc.descendants().filter(|n| n.has_tag_name("text")) {
+    // The coordinate labels in the margin are not pencil marks.
+    let coords = |n: roxmltree::Node| {
+        n.ancestors()
+            .any(|a| a.attribute("class") == Some("coords"))
+    };
+    for t in doc
+        .descendants()
+        .filter(|n| n.has_tag_name("text") && !coords(*n))
+    {
         let text = t.text().unwrap_or_default().trim().to_string();
         let size: f64 = inherited(t, "font-size").unwrap().parse().unwrap();
         if text.len() == 1 && text.chars().all(|c| c.is_ascii_digit()) && size < 28.0 {
@@ -1117,4 +1125,170 @@ fn report_shows_the_short_proof_first() {
             );
         }
     }
+}
+
+/// The SVG documents written inline in `html` (the report's grids).
+fn inline_svgs(html: &str) -> Vec<&str> {
+    html.match_indices("<svg")
+        .map(|(at, _)| {
+            let end = html[at..].find("</svg>").unwrap() + at + "</svg>".len();
+            &html[at..end]
+        })
+        .collect()
+}
+
+/// Whether `svg` is a grid picture with its 18 coordinate labels: the letters A–I across its
+/// top, left to right over each column, and the digits 1–9 down its left, each beside its row.
+/// A grid is recognised by its 81 cells' lines (the ten heavy and light rules each way).
+fn grid_labels(svg: &str) -> Result<(), String> {
+    let doc = roxmltree::Document::parse(svg).map_err(|e| e.to_string())?;
+    let coords: Vec<roxmltree::Node> = doc
+        .descendants()
+        .filter(|n| n.attribute("class") == Some("coords"))
+        .collect();
+    let [g] = coords[..] else {
+        return Err(format!("{} coordinate groups", coords.len()));
+    };
+    let labels: Vec<(String, f64, f64)> = g
+        .children()
+        .filter(|n| n.has_tag_name("text"))
+        .map(|n| {
+            let num = |a: &str| n.attribute(a).unwrap().parse::<f64>().unwrap();
+            (
+                n.text().unwrap_or("").trim().to_string(),
+                num("x"),
+                num("y"),
+            )
+        })
+        .collect();
+    let letters: Vec<&(String, f64, f64)> = labels
+        .iter()
+        .filter(|l| l.0.starts_with(char::is_alphabetic))
+        .collect();
+    let digits: Vec<&(String, f64, f64)> = labels
+        .iter()
+        .filter(|l| l.0.starts_with(char::is_numeric))
+        .collect();
+    let names = |ls: &[&(String, f64, f64)]| ls.iter().map(|l| l.0.clone()).collect::<String>();
+    if labels.len() != 18 || names(&letters) != "ABCDEFGHI" || names(&digits) != "123456789" {
+        return Err(format!("labels {labels:?}"));
+    }
+    // Columns: left to right, one cell apart, all above the first row of digits' labels.
+    let step = letters[1].1 - letters[0].1;
+    for (i, l) in letters.iter().enumerate() {
+        let ok = (l.1 - letters[0].1 - step * i as f64).abs() < 1e-6
+            && (l.2 - letters[0].2).abs() < 1e-6
+            && l.2 < digits[0].2 - step / 2.0;
+        if !ok || step < 20.0 {
+            return Err(format!("column label {l:?}"));
+        }
+    }
+    // Rows: top to bottom, one cell apart, all left of the first column's label.
+    for (i, d) in digits.iter().enumerate() {
+        let ok = (d.2 - digits[0].2 - step * i as f64).abs() < 1e-6
+            && (d.1 - digits[0].1).abs() < 1e-6
+            && d.1 < letters[0].1 - step / 2.0;
+        if !ok {
+            return Err(format!("row label {d:?}"));
+        }
+    }
+    Ok(())
+}
+
+/// `html` without its `<details>` elements (the parts a reader opens on request).
+fn without_details(html: &str) -> String {
+    let mut out = String::new();
+    let mut depth = 0usize;
+    let mut rest = html;
+    while !rest.is_empty() {
+        let open = rest.find("<details");
+        let close = rest.find("</details>");
+        match (open, close) {
+            (Some(o), c) if c.map_or(true, |c| o < c) => {
+                if depth == 0 {
+                    out.push_str(&rest[..o]);
+                }
+                depth += 1;
+                rest = &rest[o + "<details".len()..];
+            }
+            (_, Some(c)) => {
+                if depth == 0 {
+                    out.push_str(&rest[..c]);
+                }
+                depth = depth.saturating_sub(1);
+                rest = &rest[c + "</details>".len()..];
+            }
+            (_, None) => {
+                if depth == 0 {
+                    out.push_str(rest);
+                }
+                rest = "";
+            }
+        }
+    }
+    out
+}
+
+/// Every grid picture of a report (inline and in `steps/`) and of `render grid` and `render
+/// steps` labels its columns A–I and its rows 1–9; the report says how to read a cell's name.
+#[test]
+fn every_grid_picture_has_its_coordinates() {
+    let d = tmp("report-coordinates");
+    hdp()
+        .args(["report", INKALA, "-o"])
+        .arg(&d)
+        .assert()
+        .success();
+    let html = std::fs::read_to_string(d.join("index.html")).unwrap();
+    let mut grids = 0;
+    for svg in inline_svgs(&html) {
+        grid_labels(svg).unwrap_or_else(|e| panic!("an inline grid: {e}"));
+        grids += 1;
+    }
+    assert_eq!(grids, 3, "the puzzle, the propagated and the solved grids");
+    let mut files: Vec<_> = std::fs::read_dir(d.join("steps"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    let grid = d.join("grid.svg");
+    hdp()
+        .args(["render", "grid", INKALA, "-o"])
+        .arg(&grid)
+        .assert()
+        .success();
+    files.push(grid);
+    assert!(files.len() > 5, "{files:?}");
+    for f in &files {
+        let svg = std::fs::read_to_string(f).unwrap();
+        grid_labels(&svg).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+    }
+    assert!(html.contains("<code>G8</code> is column G, row 8"));
+    // The trees are not grids.
+    let tree = std::fs::read_to_string(d.join("tree.svg")).unwrap();
+    assert!(grid_labels(&tree).is_err());
+}
+
+/// The report keeps its solution out of sight until asked: the solved line and grid are inside
+/// `<details>` elements, closed, and nowhere else on the page.
+#[test]
+fn report_hides_the_solution_until_asked() {
+    let d = tmp("report-spoiler");
+    hdp()
+        .args(["report", INKALA, "-o"])
+        .arg(&d)
+        .assert()
+        .success();
+    let html = std::fs::read_to_string(d.join("index.html")).unwrap();
+    let solution =
+        "812753649943682175675491283154237896369845721287169534521974368438526917796318452";
+    assert!(html.contains(solution), "on request");
+    assert!(
+        html.contains("<figcaption>solved</figcaption>"),
+        "on request"
+    );
+    assert!(!html.contains("<details open"));
+    let shown = without_details(&html);
+    assert!(!shown.contains(solution), "the solution is on the page");
+    assert!(!shown.contains("<figcaption>solved</figcaption>"));
+    assert!(shown.contains("show the solution") || html.contains("show the solution"));
 }

@@ -334,7 +334,7 @@ fn the_solver_before_an_analysis_keeps_to_the_deadline() {
 
     // Without a deadline, the solver's default node budget ends it.
     let a = Analysis::run_from(&Grid::empty(), &given, &Options::default());
-    assert_eq!(a.status, Status::Unsolved(Limit::Budget));
+    assert_eq!(a.status, Status::Unsolved(Limit::Solver));
 
     // Through the solver alone: a node budget of 1000 ends it, and so does a deadline.
     let mut g = Grid::empty();

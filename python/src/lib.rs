@@ -1,0 +1,546 @@
+//! `hdp._hdp`, the native half of the Python package `hdp`: a thin layer over the hdp library.
+//!
+//! It reads Python values into the library's types (settings through `hdp::settings`, the same
+//! checks and messages as the CLI), runs the library without the GIL, and hands results back as
+//! Python objects made from the library's serializable records (`pythonize`). It holds no analysis
+//! logic of its own; the Python half (`python/hdp/__init__.py`) adds result classes, pandas and
+//! the notebook pictures.
+
+use hdp::classify::{ClassifyOptions, Record};
+use hdp::engine::{Analysis, Options, Recording};
+use hdp::format::{apply_context, parse_context, parse_puzzles, GridJson, InputFormat, Puzzle};
+use hdp::propagate::{propagate_counting, Outcome, Stats};
+use hdp::render::grid::{grid_svg, GridStyle};
+use hdp::render::tree::{tree_svg, TreeStyle};
+use hdp::settings::{self, EngineSettings};
+use hdp::solver::{solve_within, Solutions, SolveLimits, Stop};
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyIterator, PyString};
+use pythonize::pythonize;
+use serde::Serialize;
+use std::collections::{BTreeMap, VecDeque};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// How often a batch waiting for its workers looks for Ctrl-C.
+const SIGNAL_POLL: Duration = Duration::from_millis(50);
+
+/// How many items a batch reads ahead per worker: bounds memory whatever the input's length.
+const CHUNK_PER_JOB: usize = 64;
+
+fn value_error(message: impl Into<String>) -> PyErr {
+    PyValueError::new_err(message.into())
+}
+
+fn to_python<T: Serialize>(py: Python<'_>, value: &T) -> PyResult<Py<PyAny>> {
+    pythonize(py, value)
+        .map(Bound::unbind)
+        .map_err(|e| value_error(e.to_string()))
+}
+
+/// The engine settings of a keyword-argument dict (`None` values mean "the default").
+fn engine_settings(engine: Option<&Bound<'_, PyDict>>) -> PyResult<EngineSettings> {
+    let mut s = EngineSettings::default();
+    let Some(engine) = engine else {
+        return Ok(s);
+    };
+    for (key, value) in engine.iter() {
+        let key: String = key.extract()?;
+        if value.is_none() {
+            continue;
+        }
+        let named = |e: String| value_error(format!("{key}: {e}"));
+        match key.as_str() {
+            "max_depth" => {
+                s.max_depth = Some(settings::max_depth(value.extract()?).map_err(named)?)
+            }
+            "decisions" => {
+                s.decisions = settings::decisions(&value.extract::<String>()?).map_err(named)?
+            }
+            "schedule" => {
+                s.schedule = settings::schedule(&value.extract::<String>()?).map_err(named)?
+            }
+            "profile" => {
+                s.profile = settings::profile(&value.extract::<String>()?).map_err(named)?
+            }
+            "proof" => s.proof = settings::proof(&value.extract::<String>()?).map_err(named)?,
+            "walk" => s.walk = settings::walk(&value.extract::<String>()?).map_err(named)?,
+            "budget" => {
+                let n: i64 = value.extract()?;
+                s.budget = Some(settings::budget(&n.to_string()).map_err(named)?);
+            }
+            "timeout" => {
+                let t: f64 = value.extract()?;
+                s.timeout = Some(settings::timeout(&t.to_string()).map_err(named)?);
+            }
+            _ => {
+                return Err(PyTypeError::new_err(format!(
+                    "unexpected keyword argument {key:?}"
+                )))
+            }
+        }
+    }
+    Ok(s)
+}
+
+/// The settings trial and error fixes, refused when typed with `te=True` (as `--te` does).
+const FIXED_BY_TE: [&str; 4] = ["decisions", "profile", "proof", "walk"];
+
+fn classify_settings(te: bool, engine: Option<&Bound<'_, PyDict>>) -> PyResult<ClassifyOptions> {
+    if let (true, Some(engine)) = (te, engine) {
+        for key in FIXED_BY_TE {
+            if engine.get_item(key)?.is_some_and(|v| !v.is_none()) {
+                return Err(value_error(format!(
+                    "{key} cannot be used with te=True (trial and error fixes decisions, \
+                     profile, proof and walk)"
+                )));
+            }
+        }
+    }
+    Ok(engine_settings(engine)?.classify_options(te))
+}
+
+/// One puzzle from any format the library reads (a line, a 9-line grid, a pencil-mark grid...).
+fn one_puzzle(text: &str) -> PyResult<Puzzle> {
+    let mut all = parse_puzzles(text, InputFormat::Auto).into_iter();
+    match (all.next(), all.next()) {
+        (None, _) => Err(value_error("no puzzle found")),
+        (Some(Err(e)), _) => Err(value_error(e.to_string())),
+        (Some(Ok(_)), Some(_)) => Err(value_error(
+            "several puzzles found; pass one puzzle (use classify for a collection)",
+        )),
+        (Some(Ok(p)), None) => Ok(p),
+    }
+}
+
+/// An item of a batch: a text line, or something that is not text (a missing value of a frame).
+enum Item {
+    Text(usize, String),
+    NotText(usize, String),
+}
+
+/// The record of one batch item, as `hdp classify` makes it.
+fn record_of(item: &Item, options: &ClassifyOptions, timeout: Option<f64>, timing: bool) -> Record {
+    match item {
+        Item::NotText(line, type_name) => {
+            let mut r = Record::empty(*line, options);
+            r.error = Some(format!(
+                "line {line}: expected a puzzle string, found {type_name}"
+            ));
+            r
+        }
+        Item::Text(line, text) => match hdp::format::parse_line(text, *line) {
+            Err(e) => Record::bad(*line, text.chars().take(81).collect(), &e, options),
+            Ok(puzzle) => {
+                let start = Instant::now();
+                let mut o = *options;
+                o.engine.budget.deadline = settings::deadline_after(start, timeout);
+                let mut r = Record::of(*line, &puzzle, &o);
+                if timing {
+                    r.micros = Some(start.elapsed().as_micros() as u64);
+                }
+                r
+            }
+        },
+    }
+}
+
+/// Worker threads that live as long as one batch, so that their per-thread caches (propagation's
+/// table of units without a subset, the engine's spare buffers) stay warm from chunk to chunk.
+struct Pool {
+    work: Sender<(usize, Item)>,
+    done: Mutex<Receiver<(usize, Option<Record>)>>,
+    stop: Arc<AtomicBool>,
+}
+
+impl Pool {
+    fn new(jobs: usize, options: ClassifyOptions, timeout: Option<f64>, timing: bool) -> Pool {
+        let (work, work_rx) = channel::<(usize, Item)>();
+        let (done_tx, done) = channel();
+        let work_rx = Arc::new(Mutex::new(work_rx));
+        let stop = Arc::new(AtomicBool::new(false));
+        for _ in 0..jobs {
+            let (work_rx, done_tx, stop) = (work_rx.clone(), done_tx.clone(), stop.clone());
+            std::thread::spawn(move || loop {
+                let next = work_rx.lock().ok().and_then(|rx| rx.recv().ok());
+                let Some((i, item)) = next else { break };
+                // After Ctrl-C the queued items are answered without work.
+                let record = (!stop.load(Ordering::SeqCst))
+                    .then(|| record_of(&item, &options, timeout, timing));
+                if done_tx.send((i, record)).is_err() {
+                    break;
+                }
+            });
+        }
+        Pool {
+            work,
+            done: Mutex::new(done),
+            stop,
+        }
+    }
+
+    /// Classifies `items` without the GIL; the records come back in input order. Ctrl-C stops
+    /// the chunk: the puzzles being classified finish, nothing is returned, and the
+    /// `KeyboardInterrupt` is raised.
+    fn run(&self, py: Python<'_>, items: Vec<Item>) -> PyResult<Vec<Record>> {
+        let n = items.len();
+        let results: PyResult<Vec<Option<Record>>> = py.detach(|| {
+            let done = self
+                .done
+                .lock()
+                .map_err(|_| PyRuntimeError::new_err("a worker of this batch failed"))?;
+            for (i, item) in items.into_iter().enumerate() {
+                if self.work.send((i, item)).is_err() {
+                    return Err(PyRuntimeError::new_err("the workers of this batch ended"));
+                }
+            }
+            let mut results: Vec<Option<Record>> = Vec::new();
+            results.resize_with(n, || None);
+            let (mut received, mut signal) = (0, Ok(()));
+            while received < n {
+                match done.recv_timeout(SIGNAL_POLL) {
+                    Ok((i, r)) => {
+                        results[i] = r;
+                        received += 1;
+                    }
+                    Err(RecvTimeoutError::Timeout) if signal.is_ok() => {
+                        signal = Python::attach(|py| py.check_signals());
+                        if signal.is_err() {
+                            self.stop.store(true, Ordering::SeqCst);
+                        }
+                    }
+                    Err(RecvTimeoutError::Timeout) => {}
+                    Err(RecvTimeoutError::Disconnected) => {
+                        return Err(PyRuntimeError::new_err("the workers of this batch ended"))
+                    }
+                }
+            }
+            signal.map(|()| results)
+        });
+        Ok(results?.into_iter().flatten().collect())
+    }
+}
+
+fn jobs_or_cores(jobs: Option<usize>) -> PyResult<usize> {
+    match jobs {
+        Some(0) => Err(value_error("jobs: must be at least 1")),
+        Some(n) => Ok(n),
+        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+    }
+}
+
+/// The records of an iterable of puzzle lines, classified in parallel a chunk at a time and
+/// yielded in input order (`hdp.classify_iter`).
+#[pyclass(module = "hdp._hdp")]
+struct ClassifyIter {
+    source: Py<PyIterator>,
+    pool: Pool,
+    jobs: usize,
+    line: usize,
+    ready: VecDeque<Record>,
+    exhausted: bool,
+}
+
+#[pymethods]
+impl ClassifyIter {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__(&mut self, py: Python<'_>) -> PyResult<Option<Py<PyAny>>> {
+        loop {
+            if let Some(r) = self.ready.pop_front() {
+                return to_python(py, &r).map(Some);
+            }
+            if self.exhausted {
+                return Ok(None);
+            }
+            let mut items = Vec::new();
+            let mut source = self.source.bind(py).clone();
+            while items.len() < CHUNK_PER_JOB * self.jobs {
+                let Some(item) = source.next() else {
+                    self.exhausted = true;
+                    break;
+                };
+                let item = item?;
+                self.line += 1;
+                let line = self.line;
+                match item.cast::<PyString>() {
+                    Ok(s) => {
+                        let text = s.to_cow()?.into_owned();
+                        let t = text.trim_start();
+                        // Blank lines and comments have no record, as in a file.
+                        if !(t.is_empty() || t.starts_with('#')) {
+                            items.push(Item::Text(line, text));
+                        }
+                    }
+                    Err(_) => {
+                        let name = item.get_type().name()?.to_string();
+                        items.push(Item::NotText(line, name));
+                    }
+                }
+            }
+            match self.pool.run(py, items) {
+                Ok(records) => self.ready.extend(records),
+                Err(e) => {
+                    // An interrupted batch ends: its chunk is lost, nothing half-made is kept.
+                    self.exhausted = true;
+                    return Err(e);
+                }
+            }
+        }
+    }
+}
+
+/// `hdp.classify_iter(puzzles, ...)`: the records of an iterable of puzzle lines, streamed.
+#[pyfunction]
+#[pyo3(signature = (puzzles, *, jobs=None, te=false, timing=true, engine=None))]
+fn classify_iter(
+    puzzles: &Bound<'_, PyAny>,
+    jobs: Option<usize>,
+    te: bool,
+    timing: bool,
+    engine: Option<&Bound<'_, PyDict>>,
+) -> PyResult<ClassifyIter> {
+    if puzzles.is_instance_of::<PyString>() {
+        return Err(PyTypeError::new_err(
+            "puzzles must be an iterable of puzzle strings, not one string (wrap it in a list)",
+        ));
+    }
+    let timeout = engine_settings(engine)?.timeout;
+    let options = classify_settings(te, engine)?;
+    let jobs = jobs_or_cores(jobs)?;
+    Ok(ClassifyIter {
+        source: puzzles.try_iter()?.unbind(),
+        pool: Pool::new(jobs, options, timeout, timing),
+        jobs,
+        line: 0,
+        ready: VecDeque::new(),
+        exhausted: false,
+    })
+}
+
+/// The position a chain or picture starts from: the puzzle with a `given` context applied.
+fn with_context(puzzle: &Puzzle, given: Option<&str>) -> PyResult<Vec<hdp::Statement>> {
+    let context = match given {
+        Some(t) => parse_context(t)
+            .map_err(|e| value_error(format!("given: column {}: {}", e.column, e.kind)))?,
+        None => Vec::new(),
+    };
+    apply_context(&puzzle.grid, &context).map_err(|e| value_error(format!("given: {e}")))?;
+    Ok(context)
+}
+
+/// `hdp.chain`: the analysis record (as `hdp chain --format json` writes it), the chain's text
+/// (as `hdp chain` prints it), and the decision tree's SVG when asked for.
+#[pyfunction]
+#[pyo3(signature = (puzzle, *, given=None, steps=false, tree=false, engine=None))]
+fn chain(
+    py: Python<'_>,
+    puzzle: &str,
+    given: Option<&str>,
+    steps: bool,
+    tree: bool,
+    engine: Option<&Bound<'_, PyDict>>,
+) -> PyResult<(Py<PyAny>, String, Option<String>)> {
+    let p = one_puzzle(puzzle)?;
+    let context = with_context(&p, given)?;
+    let s = engine_settings(engine)?;
+    let recording = if tree {
+        Recording::ChainAndTree
+    } else {
+        Recording::Chain
+    };
+    let (analysis, text, svg) = py.detach(|| {
+        let options = Options {
+            recording,
+            ..s.options(
+                hdp::engine::DEFAULT_MAX_DEPTH,
+                settings::deadline_after(Instant::now(), s.timeout),
+            )
+        };
+        let analysis = Analysis::run_from(&p.grid, &context, &options);
+        let chain = if steps {
+            analysis.steps()
+        } else {
+            analysis.summary()
+        };
+        let depth = analysis.depth.map_or("-".to_string(), |d| d.to_string());
+        let text = format!(
+            "{chain}# {}, depth {depth}, {} tests, {} hypotheses\n",
+            analysis.status, analysis.counters.tests, analysis.counters.hypotheses
+        );
+        let svg = analysis
+            .tree
+            .as_ref()
+            .map(|t| tree_svg(t, &TreeStyle::default()));
+        (analysis.record(), text, svg)
+    });
+    Ok((to_python(py, &analysis)?, text, svg))
+}
+
+/// The record of `hdp.minimal`: the minimal proof's lines, or why there is none.
+#[derive(Serialize)]
+struct MinimalRecord {
+    puzzle: String,
+    status: String,
+    lines: Vec<String>,
+    error: Option<String>,
+}
+
+/// `hdp.minimal`: the shortest proof the library finds (as `hdp chain --minimal`), and its text.
+#[pyfunction]
+#[pyo3(signature = (puzzle, *, engine=None))]
+fn minimal(
+    py: Python<'_>,
+    puzzle: &str,
+    engine: Option<&Bound<'_, PyDict>>,
+) -> PyResult<(Py<PyAny>, String)> {
+    let p = one_puzzle(puzzle)?;
+    let s = engine_settings(engine)?;
+    let record = py.detach(|| {
+        let options = s.options(
+            hdp::engine::DEFAULT_MAX_DEPTH,
+            settings::deadline_after(Instant::now(), s.timeout),
+        );
+        let analysis = Analysis::run(&p.grid, &options);
+        let (lines, error) = match hdp::minimal::minimal(&analysis) {
+            Ok(m) => (m.proof_lines().map(|l| l.to_string()).collect(), None),
+            Err(e) => (Vec::new(), Some(e.to_string())),
+        };
+        MinimalRecord {
+            puzzle: p.grid.to_line(),
+            status: analysis.status.to_string(),
+            lines,
+            error,
+        }
+    });
+    let text: String = record.lines.iter().map(|l| format!("{l}\n")).collect();
+    Ok((to_python(py, &record)?, text))
+}
+
+/// The record of `hdp.solve`, as `hdp solve --format json` writes it (after `schema`, `source`,
+/// `line`).
+#[derive(Serialize)]
+struct SolveRecord {
+    puzzle: String,
+    solutions: Option<u8>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    solution: Option<Option<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    limit: Option<&'static str>,
+}
+
+/// `hdp.solve`: how many solutions (0, 1, 2 for several) and the solution when unique.
+#[pyfunction]
+#[pyo3(signature = (puzzle, *, timeout=None))]
+fn solve(py: Python<'_>, puzzle: &str, timeout: Option<f64>) -> PyResult<Py<PyAny>> {
+    let p = one_puzzle(puzzle)?;
+    let timeout = timeout
+        .map(|t| settings::timeout(&t.to_string()))
+        .transpose()
+        .map_err(|e| value_error(format!("timeout: {e}")))?;
+    let result = py.detach(|| {
+        solve_within(
+            &p.grid,
+            SolveLimits::until(settings::deadline_after(Instant::now(), timeout)),
+        )
+    });
+    let record = match result {
+        Ok(s) => SolveRecord {
+            puzzle: p.grid.to_line(),
+            solutions: Some(s.count()),
+            solution: Some(match &s {
+                Solutions::Unique(g) => Some(g.to_line()),
+                _ => None,
+            }),
+            limit: None,
+        },
+        Err(stop) => SolveRecord {
+            puzzle: p.grid.to_line(),
+            solutions: None,
+            solution: None,
+            limit: Some(match stop {
+                Stop::Deadline => "the time limit passed",
+                Stop::Nodes => "the search-node budget ran out",
+            }),
+        },
+    };
+    to_python(py, &record)
+}
+
+/// The record of `hdp.propagate`, as `hdp propagate --format json` writes it.
+#[derive(Serialize)]
+struct PropagateRecord {
+    puzzle: String,
+    status: String,
+    pairs: usize,
+    grid: GridJson,
+    rules: BTreeMap<&'static str, u64>,
+}
+
+/// `hdp.propagate`: the position propagation reaches, its record, and its picture.
+#[pyfunction]
+#[pyo3(signature = (puzzle, *, profile=None))]
+fn propagate(py: Python<'_>, puzzle: &str, profile: Option<&str>) -> PyResult<(Py<PyAny>, String)> {
+    let p = one_puzzle(puzzle)?;
+    let profile = match profile {
+        Some(t) => settings::profile(t).map_err(|e| value_error(format!("profile: {e}")))?,
+        None => hdp::propagate::Profile::DEFAULT,
+    };
+    let mut g = p.grid;
+    let mut stats = Stats::default();
+    let outcome = propagate_counting(&mut g, &profile, &mut stats);
+    let record = PropagateRecord {
+        puzzle: p.grid.to_line(),
+        status: match outcome {
+            Outcome::Solved => "solved".to_string(),
+            Outcome::Open => "open".to_string(),
+            Outcome::Contradiction(c) => format!("contradiction: {c}"),
+        },
+        pairs: g.pair_count(),
+        grid: GridJson::from_grid(&g),
+        rules: stats.iter().map(|(r, n)| (r.name(), n)).collect(),
+    };
+    let svg = grid_svg(
+        &g,
+        &GridStyle {
+            givens: Some(p.grid),
+            ..GridStyle::default()
+        },
+    );
+    Ok((to_python(py, &record)?, svg))
+}
+
+/// `hdp.Puzzle`'s fields: the puzzle read from any format, its 81-character line, its label and
+/// the picture of its grid.
+#[pyfunction]
+fn read_puzzle(puzzle: &str) -> PyResult<(String, Option<String>, String)> {
+    let p = one_puzzle(puzzle)?;
+    let svg = grid_svg(
+        &p.grid,
+        &GridStyle {
+            givens: Some(p.grid),
+            title: p.label.clone(),
+            ..GridStyle::default()
+        },
+    );
+    Ok((p.grid.to_line(), p.label, svg))
+}
+
+/// The native module.
+#[pymodule]
+fn _hdp(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_class::<ClassifyIter>()?;
+    m.add_function(wrap_pyfunction!(classify_iter, m)?)?;
+    m.add_function(wrap_pyfunction!(chain, m)?)?;
+    m.add_function(wrap_pyfunction!(minimal, m)?)?;
+    m.add_function(wrap_pyfunction!(solve, m)?)?;
+    m.add_function(wrap_pyfunction!(propagate, m)?)?;
+    m.add_function(wrap_pyfunction!(read_puzzle, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,213 @@
+"""Tests of the Python package against the hdp command: the same inputs and options must give the
+same records, field for field. The command is `target/release/hdp` of this checkout (or $HDP_BIN);
+build it first (`cargo build --release`)."""
+
+import _thread
+import json
+import os
+import subprocess
+import threading
+from pathlib import Path
+
+import pytest
+
+import hdp
+
+ROOT = Path(__file__).resolve().parents[2]
+DATA = ROOT / "tests" / "data"
+HDP = os.environ.get("HDP_BIN", str(ROOT / "target" / "release" / "hdp"))
+INKALA = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
+INKALA_SOLUTION = "812753649943682175675491283154237896369845721287169534521974368438526917796318452"
+
+
+def cli(*args, stdin=None):
+    """Runs the hdp command; returns its stdout (exit codes 0 and 1 are results, not failures)."""
+    done = subprocess.run([HDP, *args], input=stdin, capture_output=True, text=True)
+    assert done.returncode in (0, 1), done.stderr
+    return done.stdout
+
+
+def cli_records(path, *options):
+    """The JSON Lines records of `hdp classify`, without the JSON-only `schema` and `source`."""
+    out = cli("classify", "--format", "jsonl", "--no-timing", *options, str(path))
+    records = [json.loads(line) for line in out.splitlines()]
+    for r in records:
+        del r["schema"], r["source"]
+    return records
+
+
+def lines_of(path, limit=None):
+    return path.read_text().splitlines()[:limit]
+
+
+@pytest.fixture(scope="module")
+def mixed(tmp_path_factory):
+    """Puzzle lines with everything a collection holds: hard puzzles, a comment, a blank line,
+    bad lines, a puzzle with no solution and one with several."""
+    lines = lines_of(DATA / "forum-hardest-1106.txt", 12)
+    lines[3:3] = ["# a comment", "", "12345", "x" * 81]
+    lines.append("11" + "." * 79)  # two 1s in row 1: no solution
+    lines.append("." * 81)  # every grid is a solution
+    lines.append(lines_of(DATA / "top95.txt", 1)[0] + "   with a comment")
+    path = tmp_path_factory.mktemp("data") / "mixed.txt"
+    path.write_text("\n".join(lines) + "\n")
+    return lines, path
+
+
+@pytest.mark.parametrize("options", [(), ("--te",), ("--decisions", "pairs", "--max-depth", "3")])
+def test_records_equal_the_commands_records(mixed, options):
+    lines, path = mixed
+    kwargs = {}
+    if "--te" in options:
+        kwargs["te"] = True
+    if "--decisions" in options:
+        kwargs.update(decisions="pairs", max_depth=3)
+    ours = hdp.classify(lines, timing=False, jobs=2, **kwargs)
+    assert ours == cli_records(path, *options)
+
+
+@pytest.mark.parametrize("name", ["hardest.txt", "sudoku17-every163.txt", "top95.txt"])
+def test_records_equal_the_commands_records_on_corpus_slices(name):
+    lines = lines_of(DATA / name, 40)
+    path = DATA / name
+    expected = [r for r in cli_records(path) if r["line"] <= 40]
+    assert hdp.classify(lines, timing=False) == expected
+
+
+def test_order_is_input_order_whatever_the_jobs():
+    lines = lines_of(DATA / "forum-hardest-1106.txt", 60) + lines_of(DATA / "easy50.txt", 20)
+    one = hdp.classify(lines, jobs=1, timing=False)
+    many = hdp.classify(lines, jobs=4, timing=False)
+    assert one == many
+    assert [r["line"] for r in many] == list(range(1, len(lines) + 1))
+    assert [r["puzzle"] for r in many] == [l.split()[0] for l in lines]
+
+
+def test_a_bad_line_is_one_error_record_and_the_batch_goes_on():
+    records = hdp.classify([INKALA, "12x", INKALA])
+    assert [r["line"] for r in records] == [1, 2, 3]
+    assert records[1]["error"].startswith("line 2, column 3: unexpected character 'x'")
+    assert records[0]["level"] == records[2]["level"] == "hard"
+
+
+def test_a_missing_value_of_a_series_is_an_error_record():
+    records = hdp.classify([INKALA, None, 3.5])
+    assert "expected a puzzle string, found NoneType" in records[1]["error"]
+    assert "found float" in records[2]["error"]
+
+
+def test_classify_iter_streams():
+    it = hdp.classify_iter(iter(lines_of(DATA / "easy50.txt")), jobs=1)
+    first = next(it)
+    assert first["line"] == 1 and first["level"] in ("trivial", "easy")
+    assert len(list(it)) == 49
+
+
+def test_keyboard_interrupt_stops_a_batch_cleanly():
+    lines = lines_of(DATA / "forum-hardest-1106.txt") * 8
+    timer = threading.Timer(0.5, _thread.interrupt_main)
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            hdp.classify(lines, jobs=2)
+    finally:
+        timer.cancel()
+    # The module still works afterwards.
+    assert hdp.classify([INKALA])[0]["depth_pairs"] == 2
+
+
+@pytest.mark.parametrize(
+    "kwargs, words",
+    [
+        ({"max_depth": 0}, "max_depth: the depth limit must be between 1 and 6"),
+        ({"budget": 0}, "budget: the budget must be a whole number of tests, at least 1"),
+        ({"timeout": -1.0}, "timeout: the timeout must be a finite number of seconds above 0"),
+        ({"decisions": "cells"}, "decisions:"),
+        ({"profile": "default,-no-such-rule"}, "profile:"),
+        ({"schedule": "later"}, "schedule: unknown schedule"),
+        ({"te": True, "decisions": "pairs"}, "decisions cannot be used with te=True"),
+        ({"jobs": 0}, "jobs: must be at least 1"),
+    ],
+)
+def test_options_are_checked_as_the_command_checks_them(kwargs, words):
+    with pytest.raises(ValueError, match=words):
+        hdp.classify([INKALA], **kwargs)
+
+
+def test_one_string_is_not_a_collection():
+    with pytest.raises(TypeError, match="not one string"):
+        hdp.classify(INKALA)
+
+
+def test_bad_puzzle_raises_value_error_with_line_and_column():
+    with pytest.raises(ValueError, match=r"line 1, column 5: unexpected character 'x'"):
+        hdp.chain("8...x" + "." * 76)
+    with pytest.raises(ValueError, match="several puzzles"):
+        hdp.solve(INKALA + "\n" + INKALA)
+
+
+def test_chain_equals_the_commands_json_and_text():
+    result = hdp.chain(INKALA)
+    record = json.loads(cli("chain", "--format", "json", INKALA))
+    for key in ("schema", "source", "line"):
+        record.pop(key)
+    assert result.to_dict() == record
+    assert result.text == cli("chain", INKALA)
+    assert result.depth == 2 and result.status == "solved"
+    with pytest.raises(AttributeError):
+        result.no_such_field
+
+
+def test_chain_with_settings_and_a_context():
+    given = "I8: 2,7 + G7: 3,9"
+    result = hdp.chain(INKALA, given=given, decisions="pairs", max_depth=2)
+    assert result.text == cli("chain", "--given", given, "--decisions", "pairs", "--max-depth", "2", INKALA)
+    with pytest.raises(ValueError, match="given:"):
+        hdp.chain(INKALA, given="Z9: 1")
+
+
+def test_solve_and_propagate_equal_the_commands_records():
+    no_solution = "12345678." + "........9" + "." * 63  # I1 has no value left
+    for puzzle in (INKALA, "." * 81, no_solution):
+        expected = json.loads(cli("solve", "--format", "json", puzzle))
+        for key in ("schema", "source", "line"):
+            expected.pop(key)
+        assert hdp.solve(puzzle).to_dict() == expected
+        expected = json.loads(cli("propagate", "--format", "json", puzzle))
+        for key in ("schema", "source", "line"):
+            expected.pop(key)
+        assert hdp.propagate(puzzle).to_dict() == expected
+    assert hdp.solve(INKALA).solution == INKALA_SOLUTION
+    with pytest.raises(ValueError, match="duplicate given 1 in block 1"):
+        hdp.solve("11" + "." * 79)
+
+
+def test_minimal_proof_equals_the_commands():
+    result = hdp.minimal(INKALA)
+    assert result.lines
+    assert result.lines[-1].startswith("PRF") or result.lines[-1].startswith("DIS")
+    text = cli("chain", "--minimal", INKALA)
+    for line in result.lines:
+        assert line in text
+
+
+def test_pictures_for_jupyter():
+    p = hdp.Puzzle(INKALA + " Inkala")
+    assert p.label == "Inkala" and p.givens == 21
+    assert p._repr_svg_().lstrip().startswith("<svg")
+    tree = hdp.chain(INKALA).tree
+    assert "<svg" in tree._repr_svg_()[:200]
+    assert hdp.propagate(INKALA)._repr_svg_().lstrip().startswith("<svg")
+
+
+def test_classify_frame_keeps_the_inputs_columns():
+    pd = pytest.importorskip("pandas")
+    table = pd.read_csv(DATA / "famous.tsv", sep="\t")
+    frame = hdp.classify_frame(table, timing=False)
+    assert len(frame) == len(table)
+    assert list(frame["name"]) == list(table["name"])
+    assert "label" in frame.columns and "level" in frame.columns
+    expected = cli_records(DATA / "famous.tsv")
+    assert list(frame["level"]) == [r["level"] for r in expected]
+    series = hdp.classify_frame(table["puzzle"], timing=False)
+    assert list(series["depth_pairs"]) == list(frame["depth_pairs"])

@@ -1,0 +1,296 @@
+//! What users tripped over (issue 29, inputs and messages): grids pasted with blank cells, CRLF
+//! tables, a pencil-mark grid with a missing group, several puzzles where one is drawn, empty
+//! inputs, error wording. Each test failed on e1da5b0.
+
+use assert_cmd::Command;
+
+const INKALA: &str =
+    "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..";
+const INKALA_SOLUTION: &str =
+    "812753649943682175675491283154237896369845721287169534521974368438526917796318452";
+
+fn hdp() -> Command {
+    Command::cargo_bin("hdp").unwrap()
+}
+
+fn run(cmd: &mut Command) -> (String, String, i32) {
+    let out = cmd.output().unwrap();
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+fn temp_file(name: &str, content: &[u8]) -> std::path::PathBuf {
+    let dir = crate::common::scratch("defects-inputs");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, content).unwrap();
+    path
+}
+
+/// The cells of `puzzle` row by row, `None` for an empty cell.
+fn rows(puzzle: &str) -> Vec<Vec<Option<char>>> {
+    let cells: Vec<Option<char>> = puzzle.chars().map(|c| (c != '.').then_some(c)).collect();
+    cells.chunks(9).map(<[_]>::to_vec).collect()
+}
+
+/// A forum paste: `+-------+` rules, `|` between boxes, a blank for an empty cell.
+fn boxed(puzzle: &str) -> String {
+    let rule = "+-------+-------+-------+\n";
+    let mut out = String::from(rule);
+    for (r, row) in rows(puzzle).iter().enumerate() {
+        for (c, cell) in row.iter().enumerate() {
+            if c % 3 == 0 {
+                out.push_str("| ");
+            }
+            out.push(cell.unwrap_or(' '));
+            out.push(' ');
+        }
+        out.push_str("|\n");
+        if r % 3 == 2 {
+            out.push_str(rule);
+        }
+    }
+    out
+}
+
+/// A web table: every cell boxed, `+---+` rules, a blank for an empty cell.
+fn celled(puzzle: &str) -> String {
+    let rule = format!("{}+\n", "+---".repeat(9));
+    let mut out = rule.clone();
+    for row in rows(puzzle) {
+        for cell in row {
+            out.push_str(&format!("| {} ", cell.unwrap_or(' ')));
+        }
+        out.push_str("|\n");
+        out.push_str(&rule);
+    }
+    out
+}
+
+/// A spreadsheet copy: tab-separated, empty cells empty (a row of empty cells is only tabs).
+fn spreadsheet(puzzle: &str) -> String {
+    rows(puzzle)
+        .iter()
+        .map(|row| {
+            let fields: Vec<String> = row
+                .iter()
+                .map(|c| c.map(String::from).unwrap_or_default())
+                .collect();
+            fields.join("\t") + "\r\n"
+        })
+        .collect()
+}
+
+#[test]
+fn grids_pasted_with_blank_cells_are_read_in_three_styles() {
+    // A puzzle with an empty row, so that a blank row must count as a row.
+    let mut sparse = INKALA.to_string();
+    sparse.replace_range(36..45, ".........");
+    for (style, make) in [
+        ("boxed", boxed as fn(&str) -> String),
+        ("celled", celled),
+        ("spreadsheet", spreadsheet),
+    ] {
+        let path = temp_file(&format!("{style}.txt"), make(INKALA).as_bytes());
+        let (out, err, code) = run(hdp().args(["solve"]).arg(&path));
+        assert_eq!((out.trim(), code), (INKALA_SOLUTION, 0), "{style}: {err}");
+        let (out, err, _) = run(hdp()
+            .args(["solve", "--input-format", "grid", "--count", "-"])
+            .write_stdin(make(&sparse)));
+        assert_eq!(
+            out.trim(),
+            "2",
+            "{style}: the sparse grid read as itself: {err}"
+        );
+        // Two grids in one file, and the second is read from its own first line.
+        let two = format!("{}\n{}", make(INKALA), make(INKALA));
+        let (out, err, code) = run(hdp()
+            .args(["classify", "--format", "jsonl", "-"])
+            .write_stdin(two));
+        assert_eq!(code, 0, "{style}: {err}");
+        assert_eq!(out.matches(INKALA).count(), 2, "{style}: {out}");
+    }
+    // Blank cells with nothing to fix their place: one plain message per grid row, no cascade
+    // of unexpected characters.
+    let ambiguous: String = rows(INKALA)
+        .iter()
+        .map(|row| row.iter().map(|c| c.unwrap_or(' ')).collect::<String>() + "\n")
+        .collect();
+    let (_, err, code) = run(hdp().args(["solve", "-"]).write_stdin(ambiguous));
+    assert_eq!(code, 1);
+    assert!(err.contains("write empty cells as . or 0"), "{err}");
+    assert!(!err.contains("unexpected character"), "{err}");
+    assert_eq!(err.lines().count(), 1, "one error for the one grid: {err}");
+}
+
+/// The physical line of every puzzle of a table (the lines holding an 81-character puzzle
+/// field), counted here independently of the reader.
+fn puzzle_lines(text: &str) -> Vec<usize> {
+    text.split('\n')
+        .enumerate()
+        .filter(|(_, l)| {
+            !l.starts_with('#')
+                && l.split(['\t', ',']).any(|f| {
+                    f.trim().len() == 81 && f.trim().chars().all(|c| c == '.' || c.is_ascii_digit())
+                })
+        })
+        .map(|(i, _)| i + 1)
+        .collect()
+}
+
+fn json_lines(out: &str) -> Vec<usize> {
+    out.lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            v["line"].as_u64().unwrap() as usize
+        })
+        .collect()
+}
+
+#[test]
+fn crlf_tables_number_their_lines_as_lf_ones() {
+    // famous.tsv with a comment, blank lines and a quoted CSV field over two lines.
+    let tsv = crate::common::data_text("famous.tsv");
+    let mut lines: Vec<&str> = tsv.lines().take(8).collect();
+    lines.insert(3, "# a comment");
+    lines.insert(5, "");
+    lines.insert(6, "");
+    let lf = lines.join("\n") + "\n";
+    let expected = puzzle_lines(&lf);
+    assert_eq!(expected.len(), 7);
+    let crlf = lf.replace('\n', "\r\n");
+    for (name, text) in [("lf.tsv", &lf), ("crlf.tsv", &crlf)] {
+        let path = temp_file(name, text.as_bytes());
+        let (out, err, _) = run(hdp()
+            .args([
+                "classify",
+                "--format",
+                "jsonl",
+                "--budget",
+                "50",
+                "--no-timing",
+            ])
+            .arg(&path));
+        assert_eq!(json_lines(&out), expected, "{name}: {err}");
+        let (out, _, _) = run(hdp().args(["classify", "--budget", "50"]).arg(&path));
+        let tsv: Vec<usize> = out
+            .lines()
+            .skip(1)
+            .map(|l| l.split('\t').next().unwrap().parse().unwrap())
+            .collect();
+        assert_eq!(tsv, expected, "{name} TSV");
+        let (out, _, _) = run(hdp().args(["solve", "--format", "json"]).arg(&path));
+        assert_eq!(json_lines(&out), expected, "{name} solve");
+    }
+    let csv = format!("name,puzzle\r\n# c\r\n\r\n\"two\r\nlines\",{INKALA}\r\nx,{INKALA}\r\n");
+    let path = temp_file("crlf.csv", csv.as_bytes());
+    let (out, err, _) = run(hdp().args(["solve", "--format", "json"]).arg(&path));
+    assert_eq!(json_lines(&out), [4, 6], "{err}");
+}
+
+#[test]
+fn a_pencil_grid_with_a_missing_group_names_its_row() {
+    let (grid, _, _) = run(hdp().args(["propagate", "--candidates", INKALA]));
+    let mut lines: Vec<String> = grid.lines().map(String::from).collect();
+    // Row 5 is the sixth line (a rule line after row 3): drop its first group.
+    let row5 = lines[5].trim_start().split_once(' ').unwrap().1.to_string();
+    lines[5] = row5;
+    let text = lines.join("\n") + "\n";
+    for format in ["auto", "pencil"] {
+        let (_, err, code) = run(hdp()
+            .args(["solve", "--input-format", format, "-"])
+            .write_stdin(text.clone()));
+        assert_eq!(code, 1, "{format}");
+        assert!(err.contains("line 6, column 1: a pencil-mark grid needs 9 groups of candidates in each row: row 5 has 8"), "{format}: {err}");
+        assert_eq!(err.lines().count(), 1, "{format}: {err}");
+    }
+}
+
+#[test]
+fn several_puzzles_are_refused_where_one_is_drawn() {
+    let two = format!("{INKALA}\n# second\n{INKALA}\n");
+    let dir = crate::common::scratch("defects-inputs-several");
+    let _ = std::fs::remove_dir_all(&dir);
+    for args in [
+        vec!["render", "grid", "-o"],
+        vec!["render", "tree", "-o"],
+        vec!["render", "steps", "-o"],
+        vec!["report", "-o"],
+    ] {
+        let out = dir.join(args[args.len() - 2]);
+        let (_, err, code) = run(hdp()
+            .args(&args)
+            .arg(&out)
+            .arg("-")
+            .write_stdin(two.clone()));
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(
+            err.contains("-: several puzzles (line 1, line 3, …)"),
+            "{args:?}: {err}"
+        );
+        assert!(!out.exists(), "{args:?} wrote {}", out.display());
+    }
+}
+
+#[test]
+fn an_empty_input_is_one_error_everywhere() {
+    let empty = temp_file("empty.txt", b"# only a comment\n\n");
+    let expected = "empty.txt: line 1, column 1: no puzzle found";
+    for args in [
+        vec!["solve"],
+        vec!["propagate"],
+        vec!["chain"],
+        vec!["hint"],
+        vec!["classify"],
+        vec!["render", "grid", "-o", "-"],
+        vec!["report", "-o"],
+        vec!["report", "-o"],
+    ] {
+        let mut cmd = hdp();
+        cmd.args(&args);
+        if args[0] == "report" {
+            cmd.arg(crate::common::scratch("defects-inputs-empty-report"));
+        }
+        let (_, err, code) = run(cmd.arg(&empty));
+        assert_eq!(code, 1, "{args:?}: {err}");
+        assert!(err.contains(expected), "{args:?}: {err}");
+    }
+    let out = crate::common::scratch("defects-inputs-empty-index");
+    let _ = std::fs::remove_dir_all(&out);
+    let (_, err, code) = run(hdp()
+        .args(["report", "-o"])
+        .arg(&out)
+        .arg("--index")
+        .arg(&empty));
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains(expected), "{err}");
+    assert!(
+        !out.join("index.html").exists(),
+        "an empty index was written"
+    );
+}
+
+#[test]
+fn errors_have_one_form() {
+    // An input error names the input once, no empty source before it.
+    let dir = crate::common::scratch("defects-inputs-dir");
+    std::fs::create_dir_all(&dir).unwrap();
+    for cmd in ["chain", "hint", "solve", "classify"] {
+        let (_, err, code) = run(hdp().arg(cmd).arg(&dir));
+        assert_eq!(code, 2, "{cmd}");
+        assert!(
+            err.starts_with(&format!("hdp: cannot read {}: ", dir.display())),
+            "{cmd}: {err}"
+        );
+        assert!(!err.contains("os error"), "{cmd}: {err}");
+    }
+    // A puzzle's problem: `SOURCE: line L: …`, as a parse error's `SOURCE: line L, column C: …`.
+    let empty = ".".repeat(81);
+    for cmd in ["chain", "solve", "hint"] {
+        let (_, err, _) = run(hdp().args([cmd, &empty]));
+        assert!(err.contains("argument 1: line 1: "), "{cmd}: {err}");
+    }
+}
