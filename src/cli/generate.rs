@@ -312,6 +312,14 @@ pub fn run(a: &GenerateArgs, out: &mut Output) -> anyhow::Result<i32> {
         }
     }
     bar.finish_and_clear();
+    if STOP.load(Ordering::SeqCst) {
+        // The workers saw the signal first and stopped: an interruption, not a limit.
+        error(format_args!(
+            "interrupted: {printed} of {} puzzles printed",
+            a.count
+        ));
+        return Ok(finish(EXIT_INTERRUPTED));
+    }
     let why = if deadline.is_some_and(|d| Instant::now() >= d) {
         "the time limit passed"
     } else {

@@ -21,16 +21,15 @@
 //! `hdp classify` uses by default), so its level is the one `classify` gives it.
 
 mod rng;
-mod standin;
 
 pub use rng::Rng;
 
+use crate::canon::{givens_of, minlex_string};
 use crate::classify::{classify, Classification, ClassifyOptions, Level};
 use crate::givens::{given_cells, is_minimal, is_unique, without};
 use crate::grid::{Candidates, Cell, Digit, Grid};
 use crate::propagate::{propagate, Outcome, Profile};
 use crate::solver::{solutions_within, solve_within, Solutions, SolveLimits};
-use standin::minlex_string;
 use std::collections::HashSet;
 use std::fmt;
 use std::ops::RangeInclusive;
@@ -240,15 +239,6 @@ pub struct Attempt {
     pub found: Vec<Found>,
     /// How many candidate puzzles were rated.
     pub rated: u64,
-}
-
-/// The 81 givens of `grid` as digits, 0 for a cell with more than one candidate.
-pub fn givens_of(grid: &Grid) -> [u8; 81] {
-    let mut v = [0u8; 81];
-    for c in Cell::all() {
-        v[c.index()] = grid.value(c).map_or(0, Digit::get);
-    }
-    v
 }
 
 /// The canonical form of the givens of `grid`.
