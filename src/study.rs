@@ -2,8 +2,10 @@
 //! reduction analysis, the classification and the chain of each variant (PR, DPR, VDPR, …) with
 //! its decision tree, and the minimal proof. The renderers (`render::report`) read a [`ReportInput`] and run nothing.
 
+use crate::chain::Marker;
 use crate::classify::Classification;
-use crate::engine::{Analysis, Options, PairAnalysis, Recording, Status, TracedLine};
+use crate::derivation::{derive_lines, Derivation, Limits};
+use crate::engine::{Analysis, Options, PairAnalysis, Proof, Recording, Status, TracedLine};
 use crate::grid::Grid;
 use crate::minimal::MinimalError;
 use crate::propagate::Outcome;
@@ -30,8 +32,22 @@ pub struct ReportInput {
     /// (recorded with its tree).
     pub variants: Vec<(String, Analysis)>,
     /// The minimal proof of the full analysis (`hdp chain --minimal`), when it solved the
-    /// puzzle: its lines with the positions their pictures draw; or why there is none.
+    /// puzzle: its lines with the positions their pictures draw; or why there is none. Its
+    /// last line reaches the solution (`--proof solution`).
     pub minimal: Option<Result<Vec<TracedLine>, MinimalError>>,
+    /// The minimal proof by contradiction (`hdp chain --minimal --proof contradiction`), every
+    /// line with its derivation (the moves a person can check), when the analysis that only
+    /// counts contradictions solved the puzzle; or why there is none.
+    pub contradiction: Option<Result<Vec<ExplainedLine>, MinimalError>>,
+}
+
+/// A line of the proof by contradiction: the line as traced (its position for the picture) and
+/// its derivation, when one was found.
+pub struct ExplainedLine {
+    /// The line with the position its picture draws.
+    pub traced: TracedLine,
+    /// The moves from its hypothesis to its end.
+    pub derivation: Option<Derivation>,
 }
 
 impl ReportInput {
@@ -85,7 +101,13 @@ impl ReportInput {
             .last()
             .filter(|(_, a)| a.is_solved())
             .map(|(_, a)| crate::minimal::minimal(a).map(|m| m.traced(a)));
+        let contradiction = if matches!(solutions, Ok(Solutions::Unique(_))) {
+            contradiction_proof(puzzle, options)
+        } else {
+            None
+        };
         ReportInput {
+            contradiction,
             minimal,
             title: title.to_string(),
             puzzle: *puzzle,
@@ -125,6 +147,7 @@ impl ReportInput {
             pair: PairAnalysis::run(puzzle, options),
             variants: vec![(variant_name(1), analysis)],
             minimal: None,
+            contradiction: None,
         }
     }
 }
@@ -153,6 +176,39 @@ fn variant_name(k: u8) -> String {
         3 => "VDPR (very deep pair reduction, depth 3)".to_string(),
         k => format!("depth {k}"),
     }
+}
+
+/// The minimal proof by contradiction of `puzzle` with each line's derivation: an analysis in
+/// which only contradictions prove (up to `options.max_depth`), minimised, its lines derived.
+/// `None` when that analysis does not solve the puzzle within its limits.
+fn contradiction_proof(
+    puzzle: &Grid,
+    options: &Options,
+) -> Option<Result<Vec<ExplainedLine>, MinimalError>> {
+    let opts = Options {
+        proof: Proof::Contradiction,
+        recording: Recording::Chain,
+        ..*options
+    };
+    let a = Analysis::run(puzzle, &opts);
+    if !a.is_solved() {
+        return None;
+    }
+    Some(crate::minimal::minimal(&a).map(|m| {
+        let lines = &m.chain.lines;
+        let derivations = derive_lines(&a.puzzle, lines, &opts.profile, &Limits::default());
+        // `traced` follows the proof's lines, `DIS` and `PRF`, in order.
+        let proof = lines
+            .iter()
+            .zip(derivations)
+            .filter(|(l, _)| matches!(l.marker, Marker::Dis | Marker::Prf))
+            .map(|(_, d)| d);
+        m.traced(&a)
+            .into_iter()
+            .zip(proof)
+            .map(|(traced, derivation)| ExplainedLine { traced, derivation })
+            .collect()
+    }))
 }
 
 #[cfg(test)]

@@ -80,6 +80,13 @@ struct StepView {
     reason: String,
 }
 
+/// A line of the proof by contradiction: its step view and its derivation's lines (the
+/// hypothesis, each numbered move, the end), as `hdp chain --explain` writes them.
+struct ExplainedView {
+    step: StepView,
+    moves: Vec<String>,
+}
+
 /// A link in a report's header.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Link {
@@ -172,6 +179,8 @@ struct ReportPage<'a> {
     proof_note: String,
     proof: Vec<LineView>,
     proof_steps: Vec<StepView>,
+    ctr_note: String,
+    ctr_lines: Vec<ExplainedView>,
     appendix: String,
     appendix_lines: usize,
     tree_note: String,
@@ -226,12 +235,71 @@ pub fn report(input: &ReportInput, max_steps: usize, nav: &Nav) -> Result<Report
         );
     }
     let chosen = selected(full, true);
-    // The short proof's pictures come first, out of the same `max_steps`.
-    let proof_drawn = match &input.minimal {
-        Some(Ok(traced)) => traced.len().min(max_steps),
+    // The proof by contradiction's pictures come first, then the short proof's, out of the same
+    // `max_steps`.
+    let ctr_drawn = match &input.contradiction {
+        // At most half of them: the viewer's steps keep pictures too.
+        Some(Ok(lines)) => lines.len().min(max_steps / 2),
         _ => 0,
     };
-    let drawn = chosen.len().min(max_steps - proof_drawn);
+    let proof_drawn = match &input.minimal {
+        Some(Ok(traced)) => traced.len().min(max_steps - ctr_drawn),
+        _ => 0,
+    };
+    let drawn = chosen.len().min(max_steps - ctr_drawn - proof_drawn);
+    let (mut ctr_note, mut ctr_lines) = (String::new(), Vec::new());
+    match &input.contradiction {
+        None => {}
+        Some(Err(e)) => ctr_note = format!("No proof by contradiction: {e}."),
+        Some(Ok(lines)) => {
+            let moves: usize = lines
+                .iter()
+                .filter_map(|l| l.derivation.as_ref())
+                .map(|d| d.moves.len())
+                .sum();
+            ctr_note = format!(
+                "Every line of this proof removes candidates by showing that assuming them \
+                 leads to a contradiction (as hdp chain --minimal --proof contradiction \
+                 --explain prints it): {} lines, {moves} moves in all. Under each line, the \
+                 moves that reach its contradiction, each checkable on the grid before it; \
+                 no line assumes values that happen to solve the puzzle.",
+                lines.len()
+            );
+            let traced: Vec<&TracedLine> = lines.iter().map(|l| &l.traced).collect();
+            let mut drawn = pictures(full, &traced[..ctr_drawn]).into_iter();
+            for (i, l) in lines.iter().enumerate() {
+                let mut caption = l.traced.line.clone();
+                caption.position = None;
+                let file = match drawn.next() {
+                    Some((name, svg)) => {
+                        let file = format!("steps/step-ctr-{}", &name["step-".len()..]);
+                        files.push((file.clone(), svg));
+                        file
+                    }
+                    None => String::new(),
+                };
+                let moves = l
+                    .derivation
+                    .as_ref()
+                    .map(|d| {
+                        d.to_string()
+                            .lines()
+                            .map(|m| m.trim().to_string())
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                ctr_lines.push(ExplainedView {
+                    step: StepView {
+                        n: i + 1,
+                        file,
+                        reason: LineView::of(&caption).reason,
+                        caption: caption.to_string(),
+                    },
+                    moves,
+                });
+            }
+        }
+    }
     let mut steps: Vec<StepView> = chosen
         .iter()
         .enumerate()
@@ -274,9 +342,12 @@ pub fn report(input: &ReportInput, max_steps: usize, nav: &Nav) -> Result<Report
         Some(Ok(traced)) => {
             let lines: Vec<&TracedLine> = traced.iter().collect();
             proof_note = format!(
-                "The lines the final proof needs (as hdp chain --minimal prints them): {} of \
-                 the {} lines of the chain below, each checked on its own by propagation; \
-                 the full search follows as the chain and its appendix.",
+                "The proof that reaches the solution (as hdp chain --minimal prints it, with \
+                 --proof solution, the method's own notion of proof): its last line assumes \
+                 values and shows that propagation then solves the puzzle, which checks the \
+                 values rather than deducing them. {} of the {} lines of the chain below, each \
+                 checked on its own by propagation; the full search follows as the chain and \
+                 its appendix.",
                 lines.len(),
                 full.lines.iter().filter(|l| l.summary).count()
             );
@@ -312,10 +383,16 @@ pub fn report(input: &ReportInput, max_steps: usize, nav: &Nav) -> Result<Report
             text: "Positions",
         },
     ];
+    if !ctr_note.is_empty() {
+        toc.push(TocEntry {
+            id: "contradiction-proof",
+            text: "The short proof, by contradiction",
+        });
+    }
     if !proof_note.is_empty() {
         toc.push(TocEntry {
             id: "proof",
-            text: "The short proof",
+            text: "A proof that reaches the solution",
         });
     }
     toc.extend([
@@ -381,6 +458,8 @@ pub fn report(input: &ReportInput, max_steps: usize, nav: &Nav) -> Result<Report
         proof_note,
         proof,
         proof_steps,
+        ctr_note,
+        ctr_lines,
         appendix_lines: appendix.lines().count(),
         appendix,
         tree_note,

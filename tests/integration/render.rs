@@ -963,7 +963,9 @@ fn report_into_a_used_folder_leaves_no_stale_files() {
     // without a picture, saying why.
     let proof = &html[html.find("<section id=\"proof\">").unwrap()
         ..html.find("<section id=\"chain\">").unwrap()];
-    let listed = html.matches("<li class=\"step\"").count() + proof.matches("<figure>").count();
+    let listed = html.matches("<li class=\"step\"").count()
+        + proof.matches("<figure>").count()
+        + html.matches("<li class=\"explained-line\"").count();
     assert_eq!(html.matches("<p class=\"nopic\">").count(), listed - 2);
     assert!(listed > 4, "{listed}");
 }
@@ -1094,7 +1096,7 @@ fn report_shows_the_short_proof_first() {
             .expect("a proof section");
         let chain_at = html.find("<section id=\"chain\">").unwrap();
         assert!(proof_at < chain_at, "the short proof comes first");
-        assert!(html.contains("<a href=\"#proof\">The short proof</a>"));
+        assert!(html.contains("<a href=\"#proof\">A proof that reaches the solution</a>"));
         let section = &html[proof_at..chain_at];
         let escape = |s: &str| s.replace('>', "&#62;");
         let mut at = 0;
@@ -1292,4 +1294,92 @@ fn report_hides_the_solution_until_asked() {
     assert!(!shown.contains(solution), "the solution is on the page");
     assert!(!shown.contains("<figcaption>solved</figcaption>"));
     assert!(shown.contains("show the solution") || html.contains("show the solution"));
+}
+
+/// The report's short proof is the minimal proof by contradiction, first, each line with the
+/// moves `hdp chain --minimal --proof contradiction --explain` prints under it, in order; the
+/// proof that reaches the solution follows it, labelled as such.
+#[test]
+fn report_short_proof_is_by_contradiction_with_its_moves() {
+    let d = tmp("report-contradiction");
+    hdp()
+        .args(["report", INKALA, "-o"])
+        .arg(&d)
+        .assert()
+        .success();
+    let html = std::fs::read_to_string(d.join("index.html")).unwrap();
+    let out = hdp()
+        .args([
+            "chain",
+            INKALA,
+            "--minimal",
+            "--proof",
+            "contradiction",
+            "--explain",
+        ])
+        .assert()
+        .success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    // Each DIS or PRF line with the derivation lines under it.
+    let mut expected: Vec<(String, Vec<String>)> = Vec::new();
+    for line in text.lines() {
+        if line.starts_with("DIS") || line.starts_with("PRF") {
+            expected.push((line.to_string(), Vec::new()));
+        } else if let (Some(last), true) = (expected.last_mut(), line.starts_with("  ")) {
+            last.1.push(line.trim().to_string());
+        }
+    }
+    assert!(expected.len() > 3, "{text}");
+    // No line assumes values that reach the solution: a PRF line only closes the proof, once
+    // propagation alone solves the facts found.
+    assert!(
+        expected
+            .iter()
+            .all(|(l, _)| l.starts_with("DIS") || !l.contains('#')),
+        "{text}"
+    );
+    let at = html
+        .find("<section id=\"contradiction-proof\">")
+        .expect("the section");
+    let solution_at = html
+        .find("<section id=\"proof\">")
+        .expect("the other proof");
+    assert!(at < solution_at, "by contradiction first");
+    assert!(html[solution_at..].contains("A proof that reaches the solution"));
+    let section = &html[at..solution_at];
+    let unescape = |s: &str| {
+        s.replace("&#62;", ">")
+            .replace("&gt;", ">")
+            .replace("&#60;", "<")
+            .replace("&lt;", "<")
+            .replace("&#38;", "&")
+            .replace("&amp;", "&")
+    };
+    let items: Vec<&str> = section
+        .split("<li class=\"explained-line\"")
+        .skip(1)
+        .collect();
+    assert_eq!(items.len(), expected.len());
+    let mut moves = 0;
+    for (item, (line, derivation)) in items.iter().zip(&expected) {
+        let shown = item
+            .split("<span class=\"text\">")
+            .nth(1)
+            .unwrap()
+            .split("</span>")
+            .next()
+            .unwrap();
+        assert_eq!(unescape(shown), *line);
+        let listed: Vec<String> = item
+            .split("<li class=\"move\">")
+            .skip(1)
+            .map(|m| unescape(m.split("</li>").next().unwrap()))
+            .collect();
+        assert_eq!(&listed, derivation, "{line}");
+        moves += listed
+            .iter()
+            .filter(|m| m.starts_with(char::is_numeric))
+            .count();
+    }
+    assert!(moves > expected.len(), "{moves} moves");
 }
