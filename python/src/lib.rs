@@ -6,6 +6,7 @@
 //! logic of its own; the Python half (`python/hdp/__init__.py`) adds result classes, pandas and
 //! the notebook pictures.
 
+use hdp::canon::{canonical_of_grid, SymmetryRecord};
 use hdp::classify::{ClassifyOptions, Record};
 use hdp::engine::{Analysis, Options, Recording, Status};
 use hdp::format::{apply_context, parse_context, parse_puzzles, GridJson, InputFormat, Puzzle};
@@ -604,6 +605,29 @@ fn read_puzzle(puzzle: &str) -> PyResult<(String, Option<String>, String)> {
     Ok((p.grid.to_line(), p.label, svg))
 }
 
+/// The record of `hdp.canon`, as `hdp canon --format jsonl` writes it.
+#[derive(Serialize)]
+struct CanonRecord {
+    puzzle: String,
+    label: String,
+    canonical: String,
+    symmetry: SymmetryRecord,
+}
+
+/// `hdp.canon`: the canonical (minlex) form of one puzzle and the symmetry that maps it there.
+#[pyfunction]
+fn canon(py: Python<'_>, puzzle: &str) -> PyResult<Py<PyAny>> {
+    let p = one_puzzle(puzzle)?;
+    let c = canonical_of_grid(&p.grid).map_err(|e| value_error(format!("line {}: {e}", p.line)))?;
+    let record = CanonRecord {
+        puzzle: p.grid.to_line(),
+        label: p.label.clone().unwrap_or_default(),
+        canonical: c.to_line(),
+        symmetry: SymmetryRecord::from(&c.symmetry),
+    };
+    to_python(py, &record)
+}
+
 /// The native module.
 #[pymodule]
 fn _hdp(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -615,5 +639,6 @@ fn _hdp(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(solve, m)?)?;
     m.add_function(wrap_pyfunction!(propagate, m)?)?;
     m.add_function(wrap_pyfunction!(read_puzzle, m)?)?;
+    m.add_function(wrap_pyfunction!(canon, m)?)?;
     Ok(())
 }

@@ -243,3 +243,17 @@ def test_no_chain_for_a_puzzle_without_one_solution():
     several = "." * 81
     assert hdp.chain(several).text == cli("chain", several) == ""
     assert hdp.chain(several).status == "multiple_solutions"
+
+
+def test_canon_equals_the_commands_record_and_is_the_same_for_isomorphs():
+    lines = lines_of(DATA / "top95.txt", 5)
+    for line in lines:
+        expected = json.loads(cli("canon", "--format", "jsonl", line))
+        for key in ("schema", "source", "line"):
+            expected.pop(key)
+        assert hdp.canon(line).to_dict() == expected
+    # A transposed and relabelled copy has the same form.
+    p = lines[0].split()[0]
+    transposed = "".join(p[c * 9 + r] for r in range(9) for c in range(9))
+    relabel = str.maketrans("123456789", "918273645")
+    assert hdp.canon(transposed.translate(relabel)).canonical == hdp.canon(p).canonical
