@@ -31,7 +31,9 @@
 //! The input's rows and columns must not repeat a digit (a valid puzzle): the row comparison
 //! relies on every new digit of a row being a different one.
 
+use crate::format::check_givens;
 use crate::grid::Grid;
+use serde::Serialize;
 use std::fmt;
 
 /// Whether a symmetry mirrors the grid in its main diagonal before permuting.
@@ -660,3 +662,41 @@ pub fn minlex_string(cells: &[u8; 81]) -> String {
 
 #[cfg(test)]
 mod tests;
+
+/// A symmetry as records write it (`hdp canon --format jsonl`, the Python package): whether the
+/// grid is transposed first, then the rows, columns and digit names in their new order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SymmetryRecord {
+    /// Transposed before the permutations.
+    pub transposed: bool,
+    /// The source rows in their new order, `1`-`9`.
+    pub rows: String,
+    /// The source columns in their new order, `A`-`I`.
+    pub columns: String,
+    /// The new name of each digit 1-9 (`0` stays `0`).
+    pub digits: String,
+}
+
+impl From<&Symmetry> for SymmetryRecord {
+    fn from(s: &Symmetry) -> SymmetryRecord {
+        SymmetryRecord {
+            transposed: s.orientation() == Orientation::Transposed,
+            rows: s.rows().iter().map(|r| char::from(b'1' + r)).collect(),
+            columns: s.columns().iter().map(|c| char::from(b'A' + c)).collect(),
+            digits: s.digits().iter().map(|d| char::from(b'0' + d)).collect(),
+        }
+    }
+}
+
+/// The canonical form of a puzzle of givens; the message when `grid` is not one.
+pub fn canonical_of_grid(grid: &Grid) -> Result<Canonical, String> {
+    if grid.cells().iter().any(|c| c.len() != 1 && c.len() != 9) {
+        return Err(
+            "a pencil-mark position has no canonical form of givens (only a puzzle of givens \
+             has one)"
+                .into(),
+        );
+    }
+    check_givens(grid).map_err(|e| e.to_string())?;
+    Ok(canonical(&givens_of(grid)))
+}

@@ -6,8 +6,9 @@
 //! logic of its own; the Python half (`python/hdp/__init__.py`) adds result classes, pandas and
 //! the notebook pictures.
 
+use hdp::canon::{canonical_of_grid, SymmetryRecord};
 use hdp::classify::{ClassifyOptions, Record};
-use hdp::engine::{Analysis, Options, Recording};
+use hdp::engine::{Analysis, Options, Recording, Status};
 use hdp::format::{apply_context, parse_context, parse_puzzles, GridJson, InputFormat, Puzzle};
 use hdp::propagate::{propagate_counting, Outcome, Stats};
 use hdp::render::grid::{grid_svg, GridStyle};
@@ -20,10 +21,18 @@ use pyo3::types::{PyDict, PyIterator, PyString};
 use pythonize::pythonize;
 use serde::Serialize;
 use std::collections::{BTreeMap, VecDeque};
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+
+/// The most worker threads of a batch, as `hdp classify --jobs` allows.
+const MAX_JOBS: usize = 1024;
+
+/// The message of an input without a puzzle, as the command writes it.
+const NO_PUZZLE: &str =
+    "no puzzle found (the input is empty or holds only blank and comment lines)";
 
 /// How often a batch waiting for its workers looks for Ctrl-C.
 const SIGNAL_POLL: Duration = Duration::from_millis(50);
@@ -122,6 +131,14 @@ enum Item {
     NotText(usize, String),
 }
 
+impl Item {
+    fn line(&self) -> usize {
+        match self {
+            Item::Text(line, _) | Item::NotText(line, _) => *line,
+        }
+    }
+}
+
 /// The record of one batch item, as `hdp classify` makes it.
 fn record_of(item: &Item, options: &ClassifyOptions, timeout: Option<f64>, timing: bool) -> Record {
     match item {
@@ -157,29 +174,45 @@ struct Pool {
 }
 
 impl Pool {
-    fn new(jobs: usize, options: ClassifyOptions, timeout: Option<f64>, timing: bool) -> Pool {
+    fn new(
+        jobs: usize,
+        options: ClassifyOptions,
+        timeout: Option<f64>,
+        timing: bool,
+    ) -> PyResult<Pool> {
         let (work, work_rx) = channel::<(usize, Item)>();
         let (done_tx, done) = channel();
         let work_rx = Arc::new(Mutex::new(work_rx));
         let stop = Arc::new(AtomicBool::new(false));
         for _ in 0..jobs {
             let (work_rx, done_tx, stop) = (work_rx.clone(), done_tx.clone(), stop.clone());
-            std::thread::spawn(move || loop {
-                let next = work_rx.lock().ok().and_then(|rx| rx.recv().ok());
-                let Some((i, item)) = next else { break };
-                // After Ctrl-C the queued items are answered without work.
-                let record = (!stop.load(Ordering::SeqCst))
-                    .then(|| record_of(&item, &options, timeout, timing));
-                if done_tx.send((i, record)).is_err() {
-                    break;
-                }
-            });
+            std::thread::Builder::new()
+                .spawn(move || loop {
+                    let next = work_rx.lock().ok().and_then(|rx| rx.recv().ok());
+                    let Some((i, item)) = next else { break };
+                    // After Ctrl-C the queued items are answered without work.
+                    let record = (!stop.load(Ordering::SeqCst)).then(|| {
+                        // A panic is one error record, not a batch that waits forever.
+                        catch_unwind(AssertUnwindSafe(|| {
+                            record_of(&item, &options, timeout, timing)
+                        }))
+                        .unwrap_or_else(|_| {
+                            let mut r = Record::empty(item.line(), &options);
+                            r.error = Some("internal error: the analysis failed".into());
+                            r
+                        })
+                    });
+                    if done_tx.send((i, record)).is_err() {
+                        break;
+                    }
+                })
+                .map_err(|e| PyRuntimeError::new_err(format!("cannot start a worker: {e}")))?;
         }
-        Pool {
+        Ok(Pool {
             work,
             done: Mutex::new(done),
             stop,
-        }
+        })
     }
 
     /// Classifies `items` without the GIL; the records come back in input order. Ctrl-C stops
@@ -206,13 +239,15 @@ impl Pool {
                         results[i] = r;
                         received += 1;
                     }
-                    Err(RecvTimeoutError::Timeout) if signal.is_ok() => {
-                        signal = Python::attach(|py| py.check_signals());
-                        if signal.is_err() {
+                    Err(RecvTimeoutError::Timeout) => {
+                        if let Err(e) = Python::attach(|py| py.check_signals()) {
+                            // The batch ends here: the puzzles under way finish on their own
+                            // and their records are dropped with the pool.
                             self.stop.store(true, Ordering::SeqCst);
+                            signal = Err(e);
+                            break;
                         }
                     }
-                    Err(RecvTimeoutError::Timeout) => {}
                     Err(RecvTimeoutError::Disconnected) => {
                         return Err(PyRuntimeError::new_err("the workers of this batch ended"))
                     }
@@ -226,8 +261,10 @@ impl Pool {
 
 fn jobs_or_cores(jobs: Option<usize>) -> PyResult<usize> {
     match jobs {
-        Some(0) => Err(value_error("jobs: must be at least 1")),
-        Some(n) => Ok(n),
+        Some(n @ 1..=MAX_JOBS) => Ok(n),
+        Some(n) => Err(value_error(format!(
+            "jobs: must be between 1 and {MAX_JOBS}, got {n}"
+        ))),
         None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
     }
 }
@@ -242,6 +279,11 @@ struct ClassifyIter {
     line: usize,
     ready: VecDeque<Record>,
     exhausted: bool,
+    /// Whether a record was yielded (an input without any gets `no_puzzle`).
+    yielded: bool,
+    no_puzzle: Record,
+    /// An error of the source, raised once the records read before it are yielded.
+    failed: Option<PyErr>,
 }
 
 #[pymethods]
@@ -253,9 +295,18 @@ impl ClassifyIter {
     fn __next__(&mut self, py: Python<'_>) -> PyResult<Option<Py<PyAny>>> {
         loop {
             if let Some(r) = self.ready.pop_front() {
+                self.yielded = true;
                 return to_python(py, &r).map(Some);
             }
+            if let Some(e) = self.failed.take() {
+                return Err(e);
+            }
             if self.exhausted {
+                if !self.yielded {
+                    // An input with no puzzle is one error record, as `hdp classify` writes it.
+                    self.yielded = true;
+                    return to_python(py, &self.no_puzzle).map(Some);
+                }
                 return Ok(None);
             }
             let mut items = Vec::new();
@@ -265,12 +316,24 @@ impl ClassifyIter {
                     self.exhausted = true;
                     break;
                 };
-                let item = item?;
+                let item = match item {
+                    Ok(item) => item,
+                    Err(e) => {
+                        // The source failed: what was read before it is still classified and
+                        // yielded; the error is raised after it, and the batch ends.
+                        self.failed = Some(e);
+                        self.exhausted = true;
+                        break;
+                    }
+                };
                 self.line += 1;
                 let line = self.line;
                 match item.cast::<PyString>() {
                     Ok(s) => {
-                        let text = s.to_cow()?.into_owned();
+                        let text = s.to_string_lossy().into_owned();
+                        // As a file's line: without a byte-order mark or its line ending.
+                        let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+                        let text = text.trim_end_matches(['\r', '\n']).to_string();
                         let t = text.trim_start();
                         // Blank lines and comments have no record, as in a file.
                         if !(t.is_empty() || t.starts_with('#')) {
@@ -287,7 +350,7 @@ impl ClassifyIter {
                 Ok(records) => self.ready.extend(records),
                 Err(e) => {
                     // An interrupted batch ends: its chunk is lost, nothing half-made is kept.
-                    self.exhausted = true;
+                    (self.exhausted, self.yielded) = (true, true);
                     return Err(e);
                 }
             }
@@ -315,11 +378,18 @@ fn classify_iter(
     let jobs = jobs_or_cores(jobs)?;
     Ok(ClassifyIter {
         source: puzzles.try_iter()?.unbind(),
-        pool: Pool::new(jobs, options, timeout, timing),
+        pool: Pool::new(jobs, options, timeout, timing)?,
         jobs,
         line: 0,
         ready: VecDeque::new(),
         exhausted: false,
+        yielded: false,
+        no_puzzle: {
+            let mut r = Record::empty(1, &options);
+            r.error = Some(format!("line 1, column 1: {NO_PUZZLE}"));
+            r
+        },
+        failed: None,
     })
 }
 
@@ -369,10 +439,14 @@ fn chain(
             analysis.summary()
         };
         let depth = analysis.depth.map_or("-".to_string(), |d| d.to_string());
-        let text = format!(
-            "{chain}# {}, depth {depth}, {} tests, {} hypotheses\n",
-            analysis.status, analysis.counters.tests, analysis.counters.hypotheses
-        );
+        // As `hdp chain`: no chain for a puzzle without exactly one solution.
+        let text = match analysis.status {
+            Status::NoSolution | Status::MultipleSolutions => String::new(),
+            _ => format!(
+                "{chain}# {}, depth {depth}, {} tests, {} hypotheses\n",
+                analysis.status, analysis.counters.tests, analysis.counters.hypotheses
+            ),
+        };
         let svg = analysis
             .tree
             .as_ref()
@@ -531,6 +605,29 @@ fn read_puzzle(puzzle: &str) -> PyResult<(String, Option<String>, String)> {
     Ok((p.grid.to_line(), p.label, svg))
 }
 
+/// The record of `hdp.canon`, as `hdp canon --format jsonl` writes it.
+#[derive(Serialize)]
+struct CanonRecord {
+    puzzle: String,
+    label: String,
+    canonical: String,
+    symmetry: SymmetryRecord,
+}
+
+/// `hdp.canon`: the canonical (minlex) form of one puzzle and the symmetry that maps it there.
+#[pyfunction]
+fn canon(py: Python<'_>, puzzle: &str) -> PyResult<Py<PyAny>> {
+    let p = one_puzzle(puzzle)?;
+    let c = canonical_of_grid(&p.grid).map_err(|e| value_error(format!("line {}: {e}", p.line)))?;
+    let record = CanonRecord {
+        puzzle: p.grid.to_line(),
+        label: p.label.clone().unwrap_or_default(),
+        canonical: c.to_line(),
+        symmetry: SymmetryRecord::from(&c.symmetry),
+    };
+    to_python(py, &record)
+}
+
 /// The native module.
 #[pymodule]
 fn _hdp(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -542,5 +639,6 @@ fn _hdp(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(solve, m)?)?;
     m.add_function(wrap_pyfunction!(propagate, m)?)?;
     m.add_function(wrap_pyfunction!(read_puzzle, m)?)?;
+    m.add_function(wrap_pyfunction!(canon, m)?)?;
     Ok(())
 }

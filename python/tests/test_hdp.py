@@ -126,7 +126,8 @@ def test_keyboard_interrupt_stops_a_batch_cleanly():
         ({"profile": "default,-no-such-rule"}, "profile:"),
         ({"schedule": "later"}, "schedule: unknown schedule"),
         ({"te": True, "decisions": "pairs"}, "decisions cannot be used with te=True"),
-        ({"jobs": 0}, "jobs: must be at least 1"),
+        ({"jobs": 0}, "jobs: must be between 1 and 1024"),
+        ({"jobs": 100_000}, "jobs: must be between 1 and 1024"),
     ],
 )
 def test_options_are_checked_as_the_command_checks_them(kwargs, words):
@@ -211,3 +212,48 @@ def test_classify_frame_keeps_the_inputs_columns():
     assert list(frame["level"]) == [r["level"] for r in expected]
     series = hdp.classify_frame(table["puzzle"], timing=False)
     assert list(series["depth_pairs"]) == list(frame["depth_pairs"])
+
+
+def test_an_input_without_a_puzzle_is_one_error_record_as_in_the_command(tmp_path):
+    for lines in ([], ["# only a comment", ""]):
+        path = tmp_path / "empty.txt"
+        path.write_text("".join(l + "\n" for l in lines))
+        assert hdp.classify(lines, timing=False) == cli_records(path)
+
+
+def test_lines_read_from_a_file_object_equal_the_commands(mixed):
+    lines, path = mixed
+    with open(path, encoding="utf-8") as f:
+        assert hdp.classify(f, timing=False) == cli_records(path)
+
+
+def test_a_failing_source_keeps_what_was_read_before_it():
+    def source():
+        yield INKALA
+        yield "12x"
+        raise OSError("the disk went away")
+
+    it = hdp.classify_iter(source(), timing=False)
+    assert [next(it)["line"], next(it)["line"]] == [1, 2]
+    with pytest.raises(OSError, match="disk went away"):
+        next(it)
+
+
+def test_no_chain_for_a_puzzle_without_one_solution():
+    several = "." * 81
+    assert hdp.chain(several).text == cli("chain", several) == ""
+    assert hdp.chain(several).status == "multiple_solutions"
+
+
+def test_canon_equals_the_commands_record_and_is_the_same_for_isomorphs():
+    lines = lines_of(DATA / "top95.txt", 5)
+    for line in lines:
+        expected = json.loads(cli("canon", "--format", "jsonl", line))
+        for key in ("schema", "source", "line"):
+            expected.pop(key)
+        assert hdp.canon(line).to_dict() == expected
+    # A transposed and relabelled copy has the same form.
+    p = lines[0].split()[0]
+    transposed = "".join(p[c * 9 + r] for r in range(9) for c in range(9))
+    relabel = str.maketrans("123456789", "918273645")
+    assert hdp.canon(transposed.translate(relabel)).canonical == hdp.canon(p).canonical

@@ -9,9 +9,7 @@ use super::input::{Puzzles, Read1, ReadArgs, ReadError};
 use super::output::error;
 use super::{Output, EXIT_OK, EXIT_PUZZLE};
 use clap::{Args, ValueEnum};
-use hdp::canon::{canonical, givens_of, Canonical, Orientation, Symmetry};
-use hdp::format::check_givens;
-use hdp::Grid;
+use hdp::canon::{canonical_of_grid, Canonical, SymmetryRecord};
 use serde::Serialize;
 use std::collections::HashSet;
 use std::io::Write;
@@ -64,46 +62,13 @@ pub struct CanonArgs {
     pub jobs: Option<usize>,
 }
 
-/// The canonical form of a puzzle of givens; the message when `grid` is not one.
-pub fn canonical_of(grid: &Grid) -> Result<Canonical, String> {
-    if grid.cells().iter().any(|c| c.len() != 1 && c.len() != 9) {
-        return Err(
-            "a pencil-mark position has no canonical form of givens (only a puzzle of givens \
-             has one)"
-                .into(),
-        );
-    }
-    check_givens(grid).map_err(|e| e.to_string())?;
-    Ok(canonical(&givens_of(grid)))
-}
-
-/// The symmetry of a JSON record (see the command's help).
-#[derive(Serialize)]
-struct SymmetryJson {
-    transposed: bool,
-    rows: String,
-    columns: String,
-    digits: String,
-}
-
-impl From<&Symmetry> for SymmetryJson {
-    fn from(s: &Symmetry) -> SymmetryJson {
-        SymmetryJson {
-            transposed: s.orientation() == Orientation::Transposed,
-            rows: s.rows().iter().map(|r| char::from(b'1' + r)).collect(),
-            columns: s.columns().iter().map(|c| char::from(b'A' + c)).collect(),
-            digits: s.digits().iter().map(|d| char::from(b'0' + d)).collect(),
-        }
-    }
-}
-
 /// A `canon --format jsonl` record (after `schema`, `line`, `source`).
 #[derive(Serialize)]
 struct CanonRecord<'a> {
     puzzle: String,
     label: &'a str,
     canonical: String,
-    symmetry: SymmetryJson,
+    symmetry: SymmetryRecord,
 }
 
 /// One item's result: the puzzle read, or the message for its line.
@@ -111,7 +76,7 @@ type Outcome = (Read1, Result<Canonical, String>);
 
 fn compute(item: Read1) -> Outcome {
     let result = match &item.puzzle {
-        Ok(p) => canonical_of(&p.grid).map_err(|e| format!("line {}: {e}", p.line)),
+        Ok(p) => canonical_of_grid(&p.grid).map_err(|e| format!("line {}: {e}", p.line)),
         Err(ReadError::Parse(e)) => Err(e.to_string()),
         Err(ReadError::Input(e)) => Err(e.clone()),
     };
@@ -216,7 +181,7 @@ pub fn run(a: &CanonArgs, out: &mut Output) -> anyhow::Result<i32> {
                             puzzle,
                             label,
                             canonical: c.to_line(),
-                            symmetry: SymmetryJson::from(&c.symmetry),
+                            symmetry: SymmetryRecord::from(&c.symmetry),
                         },
                     )?
                 }

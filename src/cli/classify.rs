@@ -481,7 +481,7 @@ pub fn run(a: &ClassifyArgs, out: &mut super::Output) -> anyhow::Result<i32> {
                     },
                     Ok(puzzle)
                         if classes.as_mut().is_some_and(|seen| {
-                            super::canon::canonical_of(&puzzle.grid)
+                            hdp::canon::canonical_of_grid(&puzzle.grid)
                                 .is_ok_and(|c| !seen.insert(c.form))
                         }) =>
                     {

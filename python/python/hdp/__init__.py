@@ -28,6 +28,7 @@ from . import _hdp
 __all__ = [
     "Puzzle",
     "Result",
+    "canon",
     "chain",
     "classify",
     "classify_frame",
@@ -289,3 +290,12 @@ def propagate(puzzle: Any, *, profile: Optional[str] = None) -> Result:
     (values and candidates), ``rules`` (how often each applied); shows the position in Jupyter."""
     record, svg = _hdp.propagate(_text(puzzle), profile=profile)
     return Result("position", record, record["status"] + "\n", svg)
+
+
+def canon(puzzle: Any) -> Result:
+    """The canonical (minlex) form of one puzzle (``hdp canon --format jsonl``): ``canonical``,
+    the smallest of all its isomorphs as 81 characters with ``0`` for empty cells, and
+    ``symmetry`` (``transposed``, ``rows``, ``columns``, ``digits``) that maps the puzzle to it.
+    Isomorphs have the same form: ``{hdp.canon(p).canonical for p in puzzles}`` counts classes."""
+    record = _hdp.canon(_text(puzzle))
+    return Result("canonical form", record, record["canonical"] + "\n")
