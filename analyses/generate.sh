@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 cargo build --release --quiet
 hdp=target/release/hdp
 rm -rf analyses/famous analyses/top95
-"$hdp" report --index ../shared/corpora/famous.tsv --title "Famous puzzles" -o analyses/famous || true
+"$hdp" report --index ../shared/corpora/famous.tsv --title "Famous puzzles" --max-total-steps 100000 -o analyses/famous || true
 "$hdp" report --index ../shared/corpora/top95.txt --title "top95" --max-steps 8 -o analyses/top95 || true
 if [ "${1:-}" != "--no-levels" ]; then
   bash analyses/levels.sh > analyses/levels.md

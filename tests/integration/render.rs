@@ -305,6 +305,10 @@ fn published_inkala_analysis_regenerates_identically() {
     };
     for entry in walk(&committed) {
         let rel = entry.strip_prefix(&committed).unwrap();
+        // What an index keeps to resume an interrupted run is not part of the report.
+        if rel == Path::new(".hdp-entry.json") {
+            continue;
+        }
         let fresh = without_nav(std::fs::read_to_string(d.join(rel)).unwrap_or_default());
         let old = without_nav(std::fs::read_to_string(&entry).unwrap());
         assert!(
