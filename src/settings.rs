@@ -134,7 +134,8 @@ pub fn deadline_after(now: Instant, seconds: Option<f64>) -> Option<Instant> {
 }
 
 impl EngineSettings {
-    /// The library options, `default_depth` unless a depth limit was typed, with `deadline`.
+    /// The library options, `default_depth` unless a depth limit was typed, with `deadline` and
+    /// the typed budget (classification's default budget without one).
     pub fn options(&self, default_depth: u8, deadline: Option<Instant>) -> Options {
         Options {
             max_depth: self.max_depth.unwrap_or(default_depth),
@@ -144,7 +145,8 @@ impl EngineSettings {
             walk: self.walk,
             schedule: self.schedule,
             budget: Budget {
-                max_tests: self.budget,
+                // Every analysis has a budget: a costly option set cannot run unbounded.
+                max_tests: Some(self.budget.unwrap_or(crate::classify::DEFAULT_BUDGET)),
                 deadline,
             },
             ..Options::default()
@@ -216,7 +218,10 @@ mod tests {
         let c = EngineSettings::default().classify_options(false);
         assert_eq!(c, ClassifyOptions::default());
         let te = EngineSettings::default().classify_options(true);
-        assert_eq!(te, ClassifyOptions::trial_and_error());
+        let mut expected = ClassifyOptions::trial_and_error();
+        // Every analysis has a budget, trial and error's too.
+        expected.engine.budget.max_tests = Some(crate::classify::DEFAULT_BUDGET);
+        assert_eq!(te, expected);
         let typed = EngineSettings {
             max_depth: Some(2),
             budget: Some(10),

@@ -15,10 +15,11 @@ mod solve;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use hdp::classify::ClassifyOptions;
 use hdp::decision::DecisionKinds;
-use hdp::engine::{Budget, Options, Proof, Recording, Schedule, Status, Walk};
+use hdp::engine::{Options, Proof, Recording, Schedule, Status, Walk};
 use hdp::format::InputFormat;
 use hdp::propagate::Profile;
-use std::time::{Duration, Instant};
+use hdp::settings::EngineSettings;
+use std::time::Instant;
 
 pub use input::InputArgs;
 pub use output::Output;
@@ -192,27 +193,12 @@ pub struct EngineArgs {
 
 /// `--budget`: a number of branch tests, at least 1.
 fn parse_budget(s: &str) -> Result<u64, String> {
-    match s.trim().parse::<u64>() {
-        Ok(n) if n >= 1 => Ok(n),
-        _ => Err(format!(
-            "the budget must be a whole number of tests, at least 1, got {s}"
-        )),
-    }
+    hdp::settings::budget(s)
 }
 
 /// `--timeout`: a finite number of seconds above zero.
 pub(crate) fn parse_timeout(s: &str) -> Result<f64, String> {
-    let t: f64 = s
-        .trim()
-        .parse()
-        .map_err(|_| format!("expected a number of seconds, got {s:?}"))?;
-    if t.is_finite() && t > 0.0 {
-        Ok(t)
-    } else {
-        Err(format!(
-            "the timeout must be a finite number of seconds above 0, got {s}"
-        ))
-    }
+    hdp::settings::timeout(s)
 }
 
 /// `--proof`.
@@ -243,12 +229,15 @@ pub enum WalkArg {
 }
 
 impl EngineArgs {
-    /// The library options, with `default_depth` unless `--max-depth` was given; the deadline
-    /// starts now.
-    pub fn options(&self, default_depth: u8) -> Options {
-        Options {
-            max_depth: self.max_depth.unwrap_or(default_depth),
+    /// The settings as typed, for the library (`hdp::settings`, shared with the Python package).
+    pub fn settings(&self) -> EngineSettings {
+        EngineSettings {
+            max_depth: self.max_depth,
             decisions: self.decisions,
+            schedule: match self.schedule {
+                ScheduleArg::Synchronous => Schedule::Synchronous,
+                ScheduleArg::Sequential => Schedule::Sequential,
+            },
             profile: self.profile,
             proof: match self.proof.unwrap_or(ProofArg::Solution) {
                 ProofArg::Solution => Proof::Solution,
@@ -258,17 +247,15 @@ impl EngineArgs {
                 WalkArg::BreadthFirst => Walk::BreadthFirst,
                 WalkArg::DepthFirst => Walk::DepthFirst,
             },
-            schedule: match self.schedule {
-                ScheduleArg::Synchronous => Schedule::Synchronous,
-                ScheduleArg::Sequential => Schedule::Sequential,
-            },
-            budget: Budget {
-                // Every command has a budget: a costly option set cannot run unbounded.
-                max_tests: Some(self.budget.unwrap_or(hdp::classify::DEFAULT_BUDGET)),
-                deadline: self.deadline(),
-            },
-            ..Options::default()
+            budget: self.budget,
+            timeout: self.timeout,
         }
+    }
+
+    /// The library options, with `default_depth` unless `--max-depth` was given; the deadline
+    /// starts now.
+    pub fn options(&self, default_depth: u8) -> Options {
+        self.settings().options(default_depth, self.deadline())
     }
 
     /// The settings of an analysis of `variant` (its depth limit over `--max-depth`), recorded
@@ -286,34 +273,12 @@ impl EngineArgs {
     /// budget), with what was typed on top; the deadline is set per puzzle by the caller. (clap
     /// rejects the engine options that `--te` fixes.)
     pub fn classify_options(&self, te: bool) -> ClassifyOptions {
-        let base = if te {
-            ClassifyOptions::trial_and_error()
-        } else {
-            ClassifyOptions::default()
-        };
-        let typed = self.options(base.engine.max_depth);
-        let mut engine = if te {
-            base.engine
-        } else {
-            Options {
-                recording: base.engine.recording,
-                ..typed
-            }
-        };
-        engine.max_depth = typed.max_depth;
-        engine.schedule = typed.schedule;
-        engine.budget = Budget {
-            max_tests: typed.budget.max_tests.or(base.engine.budget.max_tests),
-            deadline: None,
-        };
-        ClassifyOptions { engine, ..base }
+        self.settings().classify_options(te)
     }
 
     /// The deadline for one puzzle started now.
     pub fn deadline(&self) -> Option<Instant> {
-        self.timeout
-            .filter(|t| t.is_finite() && *t >= 0.0)
-            .map(|t| Instant::now() + Duration::from_secs_f64(t.min(1e9)))
+        hdp::settings::deadline_after(Instant::now(), self.timeout)
     }
 }
 
