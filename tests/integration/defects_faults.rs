@@ -502,10 +502,12 @@ fn control_characters_and_bidi_overrides_of_labels_are_shown_escaped() {
 #[test]
 fn classify_says_what_each_interrupt_does_and_how_many_records_stay() {
     let dir = folder("classify-interrupts");
+    // Enough work that no machine finishes before the signals (about 20 s on one core); the
+    // signals end the run long before.
     let hard = write_file(
         &dir,
         "hard.txt",
-        &crate::common::data_text("forum-hardest-1106.txt"),
+        &crate::common::data_text("forum-hardest-1106.txt").repeat(20),
     );
     let mut child = bin()
         .args(["classify", "--jobs", "1"])
