@@ -13,7 +13,7 @@
 //! exits at once. A write error (a closed pipe) stops the hand-out the same way and ends the run.
 
 use super::input::{Puzzles, ReadArgs, ReadError};
-use super::output::{plain_text, tsv_header};
+use super::output::{plain_text, tsv_header, tsv_line};
 use super::{EngineArgs, EXIT_OK, EXIT_PUZZLE};
 use clap::{Args, ValueEnum};
 use hdp::classify::{classify, ClassifyOptions, Level};
@@ -69,6 +69,10 @@ error (including output that cannot be written; an unreadable input is reported 
 others are still classified), 130 interrupted by SIGINT or SIGTERM, 141 standard output was closed
 early (e.g. by `head`).";
 
+/// `classify --max-depth`: its own default.
+const CLASSIFY_MAX_DEPTH: &str = "How many hypotheses one test may nest (1 = pair reduction, 2 = \
+deep, 3 = very deep, 4 and more = extreme); each level costs far more time. Default 4.";
+
 /// Record format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum RecordFormat {
@@ -82,6 +86,7 @@ pub enum RecordFormat {
 /// `hdp classify`.
 #[derive(Args, Debug)]
 #[command(after_help = LEVELS_HELP)]
+#[command(mut_arg("max_depth", |a| a.help(CLASSIFY_MAX_DEPTH)))]
 pub struct ClassifyArgs {
     /// Files (one puzzle per line, TSV/CSV with a puzzle column, grids), 81-character puzzles,
     /// or - for standard input (default: standard input).
@@ -156,8 +161,8 @@ pub struct Record {
     pub depth_pairs: Option<u8>,
     /// The nesting levels where constraint pairs decided something, comma-separated.
     pub constraint_levels: String,
-    /// The branch tests of the level run.
-    pub pairs_tests: u64,
+    /// The branch tests of the level run; empty when it did not run (`--te`, a bad line).
+    pub pairs_tests: Option<u64>,
     /// The depth with the configured decisions.
     pub depth: Option<u8>,
     /// The configured decisions.
@@ -190,6 +195,39 @@ pub struct JsonRecord<'a> {
     /// The fields shared with TSV.
     #[serde(flatten)]
     pub record: &'a Record,
+    /// A table row's other columns, by the input's header names (in TSV: the `input.NAME`
+    /// columns after hdp's).
+    #[serde(skip_serializing_if = "Columns::is_empty")]
+    pub input: &'a Columns,
+}
+
+/// A table row's other columns in their order: (name, value); a JSON object.
+#[derive(Debug, Default)]
+pub struct Columns(pub Vec<(String, String)>);
+
+impl Columns {
+    fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The values under `names` (the first table's), empty where this row has no such column.
+    fn values(&self, names: &[String]) -> Vec<String> {
+        names
+            .iter()
+            .map(|n| {
+                self.0
+                    .iter()
+                    .find(|(k, _)| k == n)
+                    .map_or_else(String::new, |(_, v)| plain_text(v))
+            })
+            .collect()
+    }
+}
+
+impl Serialize for Columns {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_map(self.0.iter().map(|(k, v)| (k, v)))
+    }
 }
 
 impl Record {
@@ -210,6 +248,7 @@ enum Work {
         source: String,
         line: usize,
         puzzle: Puzzle,
+        columns: Columns,
     },
     /// A line that did not parse: its record is made without the engine.
     Bad {
@@ -217,6 +256,7 @@ enum Work {
         line: usize,
         raw: String,
         error: ParseError,
+        columns: Columns,
     },
 }
 
@@ -227,6 +267,7 @@ enum Done {
         source: String,
         record: Box<Record>,
         message: Option<String>,
+        columns: Columns,
     },
     /// An input that could not be read (reported in its place).
     InputError(String),
@@ -243,7 +284,7 @@ fn empty_record(line: usize, options: &ClassifyOptions) -> Record {
         level: None,
         depth_pairs: None,
         constraint_levels: String::new(),
-        pairs_tests: 0,
+        pairs_tests: None,
         depth: None,
         decisions: options.engine.decisions.to_string(),
         profile: options.engine.profile.to_string(),
@@ -263,32 +304,39 @@ fn finish(work: Work, options: &ClassifyOptions, timeout: Option<f64>) -> Done {
         Work::Bad { source, error, .. } => Some(format!("{source}: {error}")),
         Work::Puzzle { .. } => None,
     };
-    let (source, record) = classify_one(work, options, timeout);
+    let (source, record, columns) = classify_one(work, options, timeout);
     Done::Record {
         source,
         record: Box::new(record),
         message,
+        columns,
     }
 }
 
-fn classify_one(work: Work, options: &ClassifyOptions, timeout: Option<f64>) -> (String, Record) {
-    let (source, line, puzzle) = match work {
+fn classify_one(
+    work: Work,
+    options: &ClassifyOptions,
+    timeout: Option<f64>,
+) -> (String, Record, Columns) {
+    let (source, line, puzzle, columns) = match work {
         Work::Bad {
             source,
             line,
             raw,
             error,
+            columns,
         } => {
             let mut record = empty_record(line, options);
             record.puzzle = raw;
             record.error = Some(error.to_string());
-            return (source, record);
+            return (source, record, columns);
         }
         Work::Puzzle {
             source,
             line,
             puzzle,
-        } => (source, line, puzzle),
+            columns,
+        } => (source, line, puzzle, columns),
     };
     let mut record = empty_record(line, options);
     let mut opts = *options;
@@ -309,7 +357,8 @@ fn classify_one(work: Work, options: &ClassifyOptions, timeout: Option<f64>) -> 
         .map(u8::to_string)
         .collect::<Vec<_>>()
         .join(",");
-    record.pairs_tests = c.pairs_effort.tests;
+    record.pairs_tests =
+        (c.depth_pairs.is_some() || c.pairs_effort.tests > 0).then_some(c.pairs_effort.tests);
     record.depth = c.depth;
     record.tests = c.effort.tests;
     record.hypotheses = c.effort.hypotheses;
@@ -322,7 +371,7 @@ fn classify_one(work: Work, options: &ClassifyOptions, timeout: Option<f64>) -> 
         2 => record.error = Some("several solutions".into()),
         _ => {}
     }
-    (source, record)
+    (source, record, columns)
 }
 
 #[derive(Default)]
@@ -405,8 +454,9 @@ fn with_rate(style: ProgressStyle) -> ProgressStyle {
     )
 }
 
-fn progress(total: Option<u64>) -> ProgressBar {
-    if !std::io::stderr().is_terminal() || super::output::quiet() {
+fn progress(total: Option<u64>, typed: bool) -> ProgressBar {
+    // Puzzles typed at a terminal get no spinner over what is typed (nor over the Ctrl-D note).
+    if !std::io::stderr().is_terminal() || super::output::quiet() || typed {
         return ProgressBar::hidden();
     }
     match total {
@@ -484,7 +534,8 @@ pub fn run(a: &ClassifyArgs, out: &mut super::Output) -> anyhow::Result<i32> {
     } else {
         None
     };
-    let bar = progress(total);
+    let typed = files.iter().any(|f| f == "-") && std::io::stdin().is_terminal();
+    let bar = progress(total, typed);
     // Ignore the error of a second registration (only tests run `run` twice in one process).
     let _ = ctrlc::set_handler(on_signal);
 
@@ -523,11 +574,13 @@ pub fn run(a: &ClassifyArgs, out: &mut super::Output) -> anyhow::Result<i32> {
                         line: item.line,
                         raw: item.raw,
                         error,
+                        columns: Columns(item.columns),
                     },
                     Ok(puzzle) => Work::Puzzle {
                         source: item.source,
                         line: item.line,
                         puzzle,
+                        columns: Columns(item.columns),
                     },
                 };
                 let this = puzzle_index;
@@ -594,12 +647,28 @@ fn write_records(
         STOP.store(true, Ordering::SeqCst);
         e
     };
-    if !a.summary_only && a.format == RecordFormat::Tsv {
-        let template = empty_record(0, &a.engine.classify_options(a.te));
-        out.write_all(&tsv_header(&template)?)
-            .and_then(|()| out.flush())
-            .map_err(stop_on_error)?;
-    }
+    // The TSV header, written with the first record: a table's other columns follow hdp's as
+    // `input.NAME`, named after the first record's (later rows fill the columns of those names).
+    let template = empty_record(0, &a.engine.classify_options(a.te));
+    let mut extra: Option<Vec<String>> = None;
+    let header = |out: &mut super::Output,
+                  extra: &mut Option<Vec<String>>,
+                  columns: &Columns|
+     -> std::io::Result<()> {
+        if a.summary_only || a.format != RecordFormat::Tsv || extra.is_some() {
+            return Ok(());
+        }
+        let names: Vec<String> = columns.0.iter().map(|(k, _)| k.clone()).collect();
+        let mut line = tsv_header(&template)?;
+        if !names.is_empty() {
+            line.pop();
+            line.push(b'\t');
+            let prefixed: Vec<String> = names.iter().map(|n| format!("input.{n}")).collect();
+            line.extend(tsv_line(&prefixed)?);
+        }
+        *extra = Some(names);
+        out.write_all(&line).and_then(|()| out.flush())
+    };
     let mut summary = Summary::default();
     let mut code = EXIT_OK;
     let started = Instant::now();
@@ -645,6 +714,7 @@ fn write_records(
                     source,
                     record: mut r,
                     message,
+                    columns,
                 } => {
                     if a.no_timing {
                         r.micros = None;
@@ -658,13 +728,24 @@ fn write_records(
                     summary.add(&r);
                     bar.inc(1);
                     written += 1;
+                    header(out, &mut extra, &columns).map_err(stop_on_error)?;
                     if !a.summary_only {
                         match a.format {
-                            RecordFormat::Tsv => out.tsv_record(&r.into_plain()),
+                            RecordFormat::Tsv => {
+                                let mut line = tsv_line(&r.into_plain())?;
+                                let names = extra.as_deref().unwrap_or_default();
+                                if !names.is_empty() {
+                                    line.pop();
+                                    line.push(b'\t');
+                                    line.extend(tsv_line(&columns.values(names))?);
+                                }
+                                out.write_all(&line)
+                            }
                             RecordFormat::Jsonl => out.json_line(&JsonRecord {
                                 schema: super::output::SCHEMA,
                                 source: &source,
                                 record: &r,
+                                input: &columns,
                             }),
                         }
                         .map_err(stop_on_error)?;
@@ -678,6 +759,7 @@ fn write_records(
         }
     }
     bar.finish_and_clear();
+    header(out, &mut extra, &Columns::default()).map_err(stop_on_error)?;
     out.flush().map_err(stop_on_error)?;
     let text = summary.render((!a.no_timing).then(|| started.elapsed()));
     if INTERRUPTED.load(Ordering::SeqCst) {
@@ -750,6 +832,7 @@ mod tests {
             schema: SCHEMA,
             source: "-",
             record: &record,
+            input: &Columns::default(),
         })
         .unwrap();
         let keys = keys(&json);
