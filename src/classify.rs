@@ -288,8 +288,8 @@ pub struct Record {
     pub depth_pairs: Option<u8>,
     /// The nesting levels where constraint pairs decided something, comma-separated.
     pub constraint_levels: String,
-    /// The branch tests of the level run.
-    pub pairs_tests: u64,
+    /// The branch tests of the level run; empty when it did not run (`--te`, a bad line).
+    pub pairs_tests: Option<u64>,
     /// The depth with the configured decisions.
     pub depth: Option<u8>,
     /// The configured decisions.
@@ -330,7 +330,7 @@ impl Record {
             level: None,
             depth_pairs: None,
             constraint_levels: String::new(),
-            pairs_tests: 0,
+            pairs_tests: None,
             depth: None,
             decisions: options.engine.decisions.to_string(),
             profile: options.engine.profile.to_string(),
@@ -394,7 +394,8 @@ impl Record {
                 .map(u8::to_string)
                 .collect::<Vec<_>>()
                 .join(","),
-            pairs_tests: c.pairs_effort.tests,
+            pairs_tests: (c.depth_pairs.is_some() || c.pairs_effort.tests > 0)
+                .then_some(c.pairs_effort.tests),
             depth: c.depth,
             tests: c.effort.tests,
             hypotheses: c.effort.hypotheses,

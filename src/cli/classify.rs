@@ -13,7 +13,7 @@
 //! exits at once. A write error (a closed pipe) stops the hand-out the same way and ends the run.
 
 use super::input::{Puzzles, ReadArgs, ReadError};
-use super::output::{plain_text, tsv_header};
+use super::output::{plain_text, tsv_header, tsv_line};
 use super::{EngineArgs, EXIT_OK, EXIT_PUZZLE};
 use clap::{Args, ValueEnum};
 use hdp::classify::{ClassifyOptions, Level, Record};
@@ -68,6 +68,10 @@ error (including output that cannot be written; an unreadable input is reported 
 others are still classified), 130 interrupted by SIGINT or SIGTERM, 141 standard output was closed
 early (e.g. by `head`).";
 
+/// `classify --max-depth`: its own default.
+const CLASSIFY_MAX_DEPTH: &str = "How many hypotheses one test may nest (1 = pair reduction, 2 = \
+deep, 3 = very deep, 4 and more = extreme); each level costs far more time. Default 4.";
+
 /// Record format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum RecordFormat {
@@ -86,6 +90,7 @@ pub enum RecordFormat {
 /// `hdp classify`.
 #[derive(Args, Debug)]
 #[command(after_help = LEVELS_HELP)]
+#[command(mut_arg("max_depth", |a| a.help(CLASSIFY_MAX_DEPTH)))]
 pub struct ClassifyArgs {
     /// Files (one puzzle per line, TSV/CSV with a puzzle column, grids), 81-character puzzles,
     /// or - for standard input (default: standard input).
@@ -162,6 +167,46 @@ pub struct JsonRecord<'a> {
     pub record: &'a Record,
 }
 
+/// `classify`'s JSON Lines record: a [`JsonRecord`], then a table row's other columns.
+#[derive(Serialize)]
+struct RowRecord<'a> {
+    #[serde(flatten)]
+    record: JsonRecord<'a>,
+    /// A table row's other columns, by the input's header names (in TSV: the `input.NAME`
+    /// columns after hdp's).
+    #[serde(skip_serializing_if = "Columns::is_empty")]
+    input: &'a Columns,
+}
+
+/// A table row's other columns in their order: (name, value); a JSON object.
+#[derive(Debug, Default)]
+pub struct Columns(pub Vec<(String, String)>);
+
+impl Columns {
+    fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The values under `names` (the first table's), empty where this row has no such column.
+    fn values(&self, names: &[String]) -> Vec<String> {
+        names
+            .iter()
+            .map(|n| {
+                self.0
+                    .iter()
+                    .find(|(k, _)| k == n)
+                    .map_or_else(String::new, |(_, v)| plain_text(v))
+            })
+            .collect()
+    }
+}
+
+impl Serialize for Columns {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_map(self.0.iter().map(|(k, v)| (k, v)))
+    }
+}
+
 /// The record with its text fields made one line of plain text, for TSV.
 fn into_plain(mut record: Record) -> Record {
     for field in [&mut record.puzzle, &mut record.label] {
@@ -178,6 +223,7 @@ enum Work {
         source: String,
         line: usize,
         puzzle: Puzzle,
+        columns: Columns,
     },
     /// A line that did not parse: its record is made without the engine.
     Bad {
@@ -185,6 +231,7 @@ enum Work {
         line: usize,
         raw: String,
         error: ParseError,
+        columns: Columns,
     },
 }
 
@@ -195,6 +242,7 @@ enum Done {
         source: String,
         record: Box<Record>,
         message: Option<String>,
+        columns: Columns,
     },
     /// An input that could not be read (reported in its place).
     InputError(String),
@@ -215,45 +263,45 @@ fn finish(work: Work, options: &ClassifyOptions, extra: Extra) -> Done {
         Work::Bad { source, error, .. } => Some(format!("{source}: {error}")),
         Work::Puzzle { .. } => None,
     };
-    let (source, record) = classify_one(work, options, extra);
+    let (source, record, columns) = classify_one(work, options, extra);
     Done::Record {
         source,
         record: Box::new(record),
         message,
+        columns,
     }
 }
 
-fn classify_one(work: Work, options: &ClassifyOptions, extra: Extra) -> (String, Record) {
+fn classify_one(work: Work, options: &ClassifyOptions, extra: Extra) -> (String, Record, Columns) {
     match work {
         Work::Bad {
             source,
             line,
             raw,
             error,
+            columns,
         } => {
             let mut record = Record::bad(line, raw, &error, options);
             if extra.proof_size {
                 (record.proof_moves, record.proof_lines) = (Some(None), Some(None));
             }
-            (source, record)
+            (source, record, columns)
         }
         Work::Puzzle {
             source,
             line,
             puzzle,
+            columns,
         } => {
             let start = Instant::now();
             let mut opts = *options;
-            opts.engine.budget.deadline = extra
-                .timeout
-                .filter(|t| t.is_finite() && *t >= 0.0)
-                .map(|t| start + Duration::from_secs_f64(t.min(1e9)));
+            opts.engine.budget.deadline = hdp::settings::deadline_after(start, extra.timeout);
             let mut record = Record::of(line, &puzzle, &opts);
             if extra.proof_size {
                 record = record.with_proof_size(&puzzle.grid, &opts);
             }
             record.micros = Some(start.elapsed().as_micros() as u64);
-            (source, record)
+            (source, record, columns)
         }
     }
 }
@@ -338,8 +386,9 @@ fn with_rate(style: ProgressStyle) -> ProgressStyle {
     )
 }
 
-fn progress(total: Option<u64>) -> ProgressBar {
-    if !std::io::stderr().is_terminal() || super::output::quiet() {
+fn progress(total: Option<u64>, typed: bool) -> ProgressBar {
+    // Puzzles typed at a terminal get no spinner over what is typed (nor over the Ctrl-D note).
+    if !std::io::stderr().is_terminal() || super::output::quiet() || typed {
         return ProgressBar::hidden();
     }
     match total {
@@ -434,7 +483,8 @@ pub fn run(a: &ClassifyArgs, out: &mut super::Output) -> anyhow::Result<i32> {
     } else {
         None
     };
-    let bar = progress(total);
+    let typed = files.iter().any(|f| f == "-") && std::io::stdin().is_terminal();
+    let bar = progress(total, typed);
     // Ignore the error of a second registration (only tests run `run` twice in one process).
     SKIPPED.store(a.skip, Ordering::SeqCst);
     let _ = ctrlc::set_handler(on_signal);
@@ -478,6 +528,7 @@ pub fn run(a: &ClassifyArgs, out: &mut super::Output) -> anyhow::Result<i32> {
                         line: item.line,
                         raw: item.raw,
                         error,
+                        columns: Columns(item.columns),
                     },
                     Ok(puzzle)
                         if classes.as_mut().is_some_and(|seen| {
@@ -491,6 +542,7 @@ pub fn run(a: &ClassifyArgs, out: &mut super::Output) -> anyhow::Result<i32> {
                         source: item.source,
                         line: item.line,
                         puzzle,
+                        columns: Columns(item.columns),
                     },
                 };
                 let this = puzzle_index;
@@ -557,15 +609,31 @@ fn write_records(
         STOP.store(true, Ordering::SeqCst);
         e
     };
-    if !a.summary_only && a.format == RecordFormat::Tsv {
-        let mut template = Record::empty(0, &a.engine.classify_options(a.te));
-        if a.proof_size {
-            (template.proof_moves, template.proof_lines) = (Some(None), Some(None));
-        }
-        out.write_all(&tsv_header(&template)?)
-            .and_then(|()| out.flush())
-            .map_err(stop_on_error)?;
+    // The TSV header, written with the first record: a table's other columns follow hdp's as
+    // `input.NAME`, named after the first record's (later rows fill the columns of those names).
+    let mut template = Record::empty(0, &a.engine.classify_options(a.te));
+    if a.proof_size {
+        (template.proof_moves, template.proof_lines) = (Some(None), Some(None));
     }
+    let mut input_names: Option<Vec<String>> = None;
+    let header = |out: &mut super::Output,
+                  names_out: &mut Option<Vec<String>>,
+                  columns: &Columns|
+     -> std::io::Result<()> {
+        if a.summary_only || a.format != RecordFormat::Tsv || names_out.is_some() {
+            return Ok(());
+        }
+        let names: Vec<String> = columns.0.iter().map(|(k, _)| k.clone()).collect();
+        let mut line = tsv_header(&template)?;
+        if !names.is_empty() {
+            line.pop();
+            line.push(b'\t');
+            let prefixed: Vec<String> = names.iter().map(|n| format!("input.{n}")).collect();
+            line.extend(tsv_line(&prefixed)?);
+        }
+        *names_out = Some(names);
+        out.write_all(&line).and_then(|()| out.flush())
+    };
     let mut summary = Summary::default();
     let mut code = EXIT_OK;
     let started = Instant::now();
@@ -612,6 +680,7 @@ fn write_records(
                     source,
                     record: mut r,
                     message,
+                    columns,
                 } => {
                     if a.no_timing {
                         r.micros = None;
@@ -625,13 +694,26 @@ fn write_records(
                     summary.add(&r);
                     bar.inc(1);
                     written += 1;
+                    header(out, &mut input_names, &columns).map_err(stop_on_error)?;
                     if !a.summary_only {
                         match a.format {
-                            RecordFormat::Tsv => out.tsv_record(&into_plain(*r)),
-                            RecordFormat::Jsonl => out.json_line(&JsonRecord {
-                                schema: super::output::SCHEMA,
-                                source: &source,
-                                record: &r,
+                            RecordFormat::Tsv => {
+                                let mut line = tsv_line(&into_plain(*r))?;
+                                let names = input_names.as_deref().unwrap_or_default();
+                                if !names.is_empty() {
+                                    line.pop();
+                                    line.push(b'\t');
+                                    line.extend(tsv_line(&columns.values(names))?);
+                                }
+                                out.write_all(&line)
+                            }
+                            RecordFormat::Jsonl => out.json_line(&RowRecord {
+                                record: JsonRecord {
+                                    schema: super::output::SCHEMA,
+                                    source: &source,
+                                    record: &r,
+                                },
+                                input: &columns,
                             }),
                             RecordFormat::Line => writeln!(out, "{}", rated_line(&r)),
                             RecordFormat::Depth => match r.depth {
@@ -650,6 +732,7 @@ fn write_records(
         }
     }
     bar.finish_and_clear();
+    header(out, &mut input_names, &Columns::default()).map_err(stop_on_error)?;
     out.flush().map_err(stop_on_error)?;
     let text = summary.render((!a.no_timing).then(|| started.elapsed()));
     if INTERRUPTED.load(Ordering::SeqCst) {

@@ -97,6 +97,9 @@ pub struct Read1 {
     /// A table row's first non-empty field other than the puzzle, as it is: the name
     /// `report --index` gives the puzzle (the label joins every other field).
     pub title: Option<String>,
+    /// A table row's other columns, in order: the header's name (or the 1-based column number
+    /// without a header) and the value, empty ones included; none outside tables.
+    pub columns: Vec<(String, String)>,
 }
 
 impl Read1 {
@@ -344,6 +347,7 @@ impl Puzzles {
             raw: String::new(),
             puzzle: Err(ReadError::Input(message)),
             title: None,
+            columns: Vec::new(),
         }
     }
 
@@ -452,6 +456,7 @@ impl Puzzles {
             raw: raw.chars().take(81).collect(),
             puzzle: puzzle.map_err(ReadError::Parse),
             title: None,
+            columns: Vec::new(),
         };
         match reader {
             Reader::Lines(lines) => loop {
@@ -512,8 +517,21 @@ impl Puzzles {
                         .map(|(k, f)| (k, f.trim()))
                         .find(|&(k, f)| k != table.column && !f.is_empty())
                         .map(|(_, f)| f.to_string());
+                    let columns = fields
+                        .iter()
+                        .enumerate()
+                        .filter(|&(k, _)| k != table.column)
+                        .map(|(k, f)| {
+                            let name = table.header.as_ref().and_then(|h| h.get(k));
+                            let name = name
+                                .filter(|n| !n.is_empty())
+                                .map_or_else(|| (k + 1).to_string(), String::clone);
+                            (name, f.trim().to_string())
+                        })
+                        .collect();
                     return Some(Read1 {
                         title,
+                        columns,
                         ..item(line, raw, table.puzzle(&fields, line))
                     });
                 }
@@ -573,6 +591,7 @@ impl Iterator for Puzzles {
                             hdp::ParseErrorKind::Other(NO_PUZZLE.into()),
                         ))),
                         title: None,
+                        columns: Vec::new(),
                     });
                 }
                 continue;

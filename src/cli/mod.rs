@@ -128,10 +128,14 @@ pub enum Command {
         #[arg(value_enum)]
         shell: clap_complete::Shell,
     },
-    /// Print the manual page (roff).
+    /// Print a manual page (roff): hdp(1), or with a command's name its own page.
     ///
-    /// For example: hdp man | man -l -   or   hdp man > hdp.1
-    Man,
+    /// For example: hdp man | man -l -   or   hdp man chain > hdp-chain.1
+    Man {
+        /// The command whose page is printed (chain, hint, solve, …; default: the hdp(1) page).
+        #[arg(value_parser = man_page_names())]
+        command: Option<String>,
+    },
 }
 
 /// `chain --format`: results on stdout.
@@ -160,7 +164,7 @@ pub enum ResultFormat {
 #[derive(Args, Debug, Clone)]
 pub struct EngineArgs {
     /// How many hypotheses one test may nest (1 = pair reduction, 2 = deep, 3 = very deep);
-    /// harder puzzles need more, and each level costs far more time. Default 3 (classify: 4).
+    /// harder puzzles need more, and each level costs far more time. Default 3.
     #[arg(long, value_parser = clap::value_parser!(u8).range(1..=6))]
     pub max_depth: Option<u8>,
     /// Decision kinds: pairs (cell pairs, and constraint pairs only where no cell pair is left:
@@ -172,7 +176,11 @@ pub struct EngineArgs {
     /// the source's own tool).
     #[arg(long, value_enum, default_value_t = ScheduleArg::Synchronous)]
     pub schedule: ScheduleArg,
-    /// Propagation profile: default, singles, or rules like default,-naked-quad.
+    /// Propagation profile: a comma-separated list of profiles (default, singles, none) and
+    /// rules, a leading - switching one off, e.g. default,-naked-quad or
+    /// naked-single,hidden-single. Rules: naked-single, hidden-single, locked-pointing,
+    /// locked-claiming, naked-pair, naked-triple, naked-quad, hidden-pair, hidden-triple,
+    /// hidden-quad.
     #[arg(long, default_value = "default")]
     pub profile: Profile,
     /// What proves: reaching the solution (HDP) or only contradictions (trial and error).
@@ -368,11 +376,129 @@ fn completions(shell: clap_complete::Shell, out: &mut Output) -> anyhow::Result<
     Ok(EXIT_OK)
 }
 
-/// `hdp man`.
-fn man(out: &mut Output) -> anyhow::Result<i32> {
+/// The exit codes, for `hdp man` (the same as [`EXIT_HELP`]'s; a test compares them).
+const EXIT_CODES: [(&str, &str); 5] = [
+    ("0", "success"),
+    (
+        "1",
+        "a puzzle was invalid, unsolvable, had several solutions or was not solved within the \
+         limits, a batch had a bad line, or an input held no puzzle (each with a message on \
+         stderr)",
+    ),
+    (
+        "2",
+        "usage or I/O error (including output that cannot be written, e.g. a full disk)",
+    ),
+    ("130", "interrupted by SIGINT (Ctrl-C) or SIGTERM"),
+    (
+        "141",
+        "standard output was closed early (e.g. piped into `head`); nothing is printed",
+    ),
+];
+
+/// The commands hdp(1) lists, and the names of their own pages, `hdp-NAME(1)` (a test checks
+/// the list against the commands).
+const MAN_PAGES: [(&str, &str); 13] = [
+    ("chain", "hdp-chain"),
+    ("hint", "hdp-hint"),
+    ("solve", "hdp-solve"),
+    ("propagate", "hdp-propagate"),
+    ("generate", "hdp-generate"),
+    ("givens", "hdp-givens"),
+    ("classify", "hdp-classify"),
+    ("canon", "hdp-canon"),
+    ("render", "hdp-render"),
+    ("report", "hdp-report"),
+    ("completions", "hdp-completions"),
+    ("man", "hdp-man"),
+    ("help", "hdp-help"),
+];
+
+/// `hdp man COMMAND`: the commands that have a page.
+fn man_page_names() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(MAN_PAGES.map(|(name, _)| name))
+}
+
+/// Text for roff: backslashes, dashes and leading dots or quotes escaped.
+fn roff_text(s: &str) -> String {
+    let s = s
+        .replace('\\', "\\e")
+        .replace('-', "\\-")
+        .replace('\'', "\\(aq");
+    match s.chars().next() {
+        Some('.' | '\'') => format!("\\&{s}"),
+        _ => s,
+    }
+}
+
+/// `hdp man [COMMAND]`: the page of hdp, or of one command (`hdp-chain(1)`, the name hdp(1)
+/// refers to it by), with the exit codes as a list rather than as reflowed text.
+fn man(command: Option<&str>, out: &mut Output) -> anyhow::Result<i32> {
     use clap::CommandFactory;
+    let mut cmd = Cli::command();
+    cmd.build();
+    let cmd = match command {
+        None => cmd,
+        Some(name) => {
+            let (name, page) = MAN_PAGES
+                .into_iter()
+                .find(|(n, _)| *n == name)
+                .ok_or_else(|| anyhow::anyhow!("no command {name}"))?;
+            let sub = cmd
+                .find_subcommand(name)
+                .ok_or_else(|| anyhow::anyhow!("no command {name}"))?
+                .clone();
+            sub.name(page).display_name(page).version(VERSION)
+        }
+    };
+    let man = clap_mangen::Man::new(cmd.clone());
     let mut page = Vec::new();
-    clap_mangen::Man::new(Cli::command()).render(&mut page)?;
+    man.render_title(&mut page)?;
+    man.render_name_section(&mut page)?;
+    man.render_synopsis_section(&mut page)?;
+    man.render_description_section(&mut page)?;
+    if cmd.get_arguments().any(|a| !a.is_hide_set()) {
+        man.render_options_section(&mut page)?;
+    }
+    if cmd.has_subcommands() && command.is_none() {
+        man.render_subcommands_section(&mut page)?;
+    } else if cmd.has_subcommands() {
+        // A command's own commands (render tree, grid, steps) have no pages: named in full.
+        let mut roff = String::from(".SH COMMANDS\n");
+        for sub in cmd.get_subcommands().filter(|s| s.get_name() != "help") {
+            let full = format!("hdp {} {}", command.unwrap_or_default(), sub.get_name());
+            let about = sub.get_about().map(|a| a.to_string()).unwrap_or_default();
+            roff.push_str(&format!(
+                ".TP\n\\fB{}\\fR\n{}\n",
+                roff_text(&full),
+                roff_text(&about)
+            ));
+        }
+        page.extend_from_slice(roff.as_bytes());
+    }
+    // The exit codes: every page but those of completions, man and help, which print text.
+    let exits = !matches!(command, Some("completions" | "man" | "help"));
+    // classify's own notes (levels, columns) keep its after-help; the others' is EXIT_HELP.
+    if command == Some("classify") {
+        man.render_extra_section(&mut page)?;
+    }
+    if exits {
+        let mut roff = String::from(".SH \"EXIT STATUS\"\n");
+        for (code, text) in EXIT_CODES {
+            roff.push_str(&format!(".TP\n\\fB{code}\\fR\n{}\n", roff_text(text)));
+        }
+        if command.is_none() {
+            roff.push_str(&format!(
+                ".PP\n{}\n",
+                roff_text(
+                    "With no command, hdp prints the HDP chain of Arto Inkala's puzzle with the \
+                     source's method (hdp chain --decisions pairs, the built-in example)."
+                )
+            ));
+        }
+        page.extend_from_slice(roff.as_bytes());
+    }
+    man.render_version_section(&mut page)?;
     std::io::Write::write_all(out, &page)?;
     Ok(EXIT_OK)
 }
@@ -430,12 +556,44 @@ pub fn run(cli: Cli) -> i32 {
         Some(Command::Render(a)) => render::run_render(&a, &mut out),
         Some(Command::Report(a)) => render::run_report(&a, &mut out),
         Some(Command::Completions { shell }) => completions(shell, &mut out),
-        Some(Command::Man) => man(&mut out),
+        Some(Command::Man { command }) => man(command.as_deref(), &mut out),
     };
     // What was written before an error is still delivered; the first error decides.
     let flushed = std::io::Write::flush(&mut out);
     match result.and_then(|code| flushed.map(|()| code).map_err(Into::into)) {
         Ok(code) => code,
         Err(e) => output::failure(&e),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_exit_help_and_the_manual_list_the_same_codes() {
+        let listed: Vec<&str> = EXIT_HELP
+            .lines()
+            .skip_while(|l| !l.starts_with("Exit codes:"))
+            .skip(1)
+            .take_while(|l| !l.is_empty())
+            .collect();
+        let expected: Vec<String> = EXIT_CODES
+            .iter()
+            .map(|(code, text)| format!("  {code:<5}{text}"))
+            .collect();
+        assert_eq!(listed, expected);
+    }
+
+    #[test]
+    fn every_command_has_its_manual_page() {
+        use clap::CommandFactory;
+        let mut cmd = Cli::command();
+        cmd.build();
+        let names: Vec<&str> = cmd.get_subcommands().map(|s| s.get_name()).collect();
+        assert_eq!(names, MAN_PAGES.map(|(n, _)| n));
+        for (name, page) in MAN_PAGES {
+            assert_eq!(page, format!("hdp-{name}"));
+        }
     }
 }

@@ -99,11 +99,6 @@ impl Output {
     pub fn error_record(&mut self, source: &str, line: usize, error: &str) -> io::Result<()> {
         self.record(source, line, &ErrorBody { error })
     }
-
-    /// One TSV record, as one line ([`tsv_line`]).
-    pub fn tsv_record<T: Serialize>(&mut self, record: &T) -> io::Result<()> {
-        self.write_all(&tsv_line(record)?)
-    }
 }
 
 // TSV records are written through the `csv` crate (tab-delimited, quoted only where a field

@@ -240,8 +240,8 @@ fn parse_file(s: &str) -> Result<PathBuf, String> {
     }
 }
 
-/// Writes a single-file result to `path` (its folder created when missing; see `files`), or
-/// to standard output when `path` is `-`.
+/// Writes a single-file result to `path` (its folder created when missing; see `files`) and
+/// says so on stderr, or to standard output when `path` is `-`.
 fn write_file(out: &mut Output, path: &Path, content: &str) -> anyhow::Result<()> {
     if path.as_os_str() == "-" {
         out.write_all(content.as_bytes())?;
@@ -250,7 +250,25 @@ fn write_file(out: &mut Output, path: &Path, content: &str) -> anyhow::Result<()
         if let Some(dir) = path.parent() {
             files::make_output_dir(dir)?;
         }
-        files::write_file(path, content.as_bytes())
+        files::write_file(path, content.as_bytes())?;
+        wrote(format_args!("{} ({})", path.display(), size(content.len())));
+        Ok(())
+    }
+}
+
+/// One line on stderr saying what was written (not under `--quiet`).
+fn wrote(what: std::fmt::Arguments<'_>) {
+    if !super::output::quiet() {
+        super::output::stderr_line(format_args!("hdp: wrote {what}"));
+    }
+}
+
+/// A size in bytes, in words: `812 bytes`, `14 KB`, `3.2 MB`.
+fn size(bytes: usize) -> String {
+    match bytes {
+        b if b < 1024 => format!("{b} bytes"),
+        b if b < 1 << 20 => format!("{} KB", b.div_ceil(1024)),
+        b => format!("{:.1} MB", b as f64 / f64::from(1 << 20)),
     }
 }
 
@@ -429,9 +447,16 @@ pub fn run_render(a: &RenderArgs, out: &mut Output) -> anyhow::Result<i32> {
                     files::remove_regular_file(&output.join(&stale))?;
                 }
             }
+            let mut bytes = 0;
             for (name, svg) in pictures {
                 files::write_file(&output.join(name), svg.as_bytes())?;
+                bytes += svg.len();
             }
+            wrote(format_args!(
+                "{drawn} step pictures to {} ({})",
+                output.display(),
+                size(bytes)
+            ));
             if drawn < lines.len() && !super::output::quiet() {
                 super::output::stderr_line(format_args!(
                     "hdp: drew the first {drawn} of {} steps (--max-steps {max_steps})",
@@ -608,7 +633,11 @@ pub fn run_report(a: &ReportArgs, _out: &mut Output) -> anyhow::Result<i32> {
         let title = visible(&a.title.clone().unwrap_or_else(|| short_name(&source, &p)));
         let input = ReportInput::analyse(&title, &p.grid, &options);
         files::make_output_dir(&a.output)?;
-        write_report(&a.output, &input, a.max_steps, &Nav::default())?;
+        let drawn = write_report(&a.output, &input, a.max_steps, &Nav::default())?;
+        wrote(format_args!(
+            "{} (a report with {drawn} step pictures)",
+            a.output.join("index.html").display()
+        ));
         return Ok(match report_problem(&input) {
             None => EXIT_OK,
             Some(problem) => {
@@ -865,6 +894,11 @@ fn run_index(a: &ReportArgs, index: &str, options: &Options) -> anyhow::Result<i
         &a.output.join("index.html"),
         index_html(&title, &entries, &notes)?.as_bytes(),
     )?;
+    wrote(format_args!(
+        "{} (an index of {} reports, each in its own folder)",
+        a.output.join("index.html").display(),
+        entries.len()
+    ));
     if interrupted {
         error(format_args!(
             "interrupted after {} reports: the index lists them; run again with --resume to go \

@@ -52,7 +52,11 @@ pub struct PropagateArgs {
     /// object).
     #[arg(long)]
     pub stats: bool,
-    /// Propagation profile: default or singles (or a rule list).
+    /// Propagation profile: a comma-separated list of profiles (default, singles, none) and
+    /// rules, a leading - switching one off, e.g. default,-naked-quad or
+    /// naked-single,hidden-single. Rules: naked-single, hidden-single, locked-pointing,
+    /// locked-claiming, naked-pair, naked-triple, naked-quad, hidden-pair, hidden-triple,
+    /// hidden-quad.
     #[arg(long, default_value = "default")]
     pub profile: Profile,
     /// Output format.

@@ -159,8 +159,13 @@ impl fmt::Debug for Profile {
 
 /// A profile or rule name that is not known.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown profile or rule {0:?}: expected default, singles, none, or rules like naked-single+hidden-pair (optionally -rule to switch one off)")]
+#[error("unknown profile or rule {0:?}: expected a comma-separated list of profiles (default, singles, none) and rules ({rules}), a leading - switching one off, e.g. default,-naked-quad", rules = rule_names())]
 pub struct UnknownRule(pub String);
+
+/// Every rule's name, comma-separated.
+fn rule_names() -> String {
+    Rule::ALL.map(Rule::name).join(", ")
+}
 
 impl FromStr for Profile {
     type Err = UnknownRule;

@@ -294,3 +294,178 @@ fn errors_have_one_form() {
         assert!(err.contains("argument 1: line 1: "), "{cmd}: {err}");
     }
 }
+
+#[test]
+fn render_and_report_say_what_they_wrote() {
+    let dir = crate::common::scratch("defects-inputs-wrote");
+    let _ = std::fs::remove_dir_all(&dir);
+    let grid = dir.join("g.svg");
+    let (_, err, code) = run(hdp().args(["render", "grid", "-o"]).arg(&grid));
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.starts_with(&format!("hdp: wrote {} (", grid.display())),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+    let steps = dir.join("steps");
+    let (_, err, _) = run(hdp().args(["render", "steps", "-o"]).arg(&steps));
+    let n = std::fs::read_dir(&steps).unwrap().count();
+    assert!(
+        err.contains(&format!(
+            "hdp: wrote {n} step pictures to {}",
+            steps.display()
+        )),
+        "{err}"
+    );
+    let report = dir.join("report");
+    let (_, err, _) = run(hdp().args(["report", "-o"]).arg(&report));
+    assert!(
+        err.contains(&format!(
+            "hdp: wrote {}",
+            report.join("index.html").display()
+        )),
+        "{err}"
+    );
+    // Quiet, and nothing said for standard output.
+    let (_, err, _) = run(hdp().args(["render", "grid", "-q", "-o"]).arg(&grid));
+    assert!(err.is_empty(), "{err}");
+    let (_, err, _) = run(hdp().args(["render", "grid", "-o", "-"]));
+    assert!(err.is_empty(), "{err}");
+}
+
+/// A table like famous.tsv with rating columns around the puzzle column, CRLF.
+fn rated_table() -> String {
+    let tsv = crate::common::data_text("famous.tsv");
+    let mut out = String::from("name\tgrade\tpuzzle\tse\r\n");
+    for (i, line) in tsv.lines().skip(1).take(3).enumerate() {
+        let (name, puzzle) = line.split_once('\t').unwrap();
+        out.push_str(&format!("{name}\tExtreme {i}\t{puzzle}\t{}.5\r\n", 10 + i));
+    }
+    out.push_str("broken\tnone\tnot a puzzle\t\r\n");
+    out
+}
+
+#[test]
+fn an_input_tables_columns_come_back_as_fields() {
+    let path = temp_file("rated.tsv", rated_table().as_bytes());
+    let (out, err, _) = run(hdp()
+        .args([
+            "classify",
+            "--budget",
+            "20",
+            "--no-timing",
+            "--format",
+            "jsonl",
+        ])
+        .arg(&path));
+    let records: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(records.len(), 4, "{err}");
+    assert_eq!(
+        records[1]["input"],
+        serde_json::json!({"name": "Trompe l'oeil", "grade": "Extreme 1", "se": "11.5"})
+    );
+    assert_eq!(
+        records[3]["input"]["name"], "broken",
+        "a bad row keeps its columns"
+    );
+    // TSV: the same values in their own columns after hdp's, read back by a CSV reader.
+    let (out, _, _) = run(hdp()
+        .args(["classify", "--budget", "20", "--no-timing"])
+        .arg(&path));
+    let mut reader = csv::ReaderBuilder::new()
+        .delimiter(b'\t')
+        .from_reader(out.as_bytes());
+    let header: Vec<String> = reader.headers().unwrap().iter().map(String::from).collect();
+    assert_eq!(
+        header[header.len() - 3..],
+        ["input.name", "input.grade", "input.se"]
+    );
+    assert_eq!(header[header.len() - 4], "error", "hdp's columns first");
+    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    for (row, json) in rows.iter().zip(&records) {
+        for k in ["name", "grade", "se"] {
+            let i = header
+                .iter()
+                .position(|h| h == &format!("input.{k}"))
+                .unwrap();
+            assert_eq!(row[i], *json["input"][k].as_str().unwrap());
+        }
+    }
+    // Puzzle lines have no columns: no `input` key, no extra TSV column.
+    let (out, _, _) = run(hdp().args(["classify", "--format", "jsonl", INKALA]));
+    assert!(!out.contains("\"input\""), "{out}");
+}
+
+#[test]
+fn the_manual_pages_it_names_exist() {
+    let (page, _, code) = run(hdp().arg("man"));
+    assert_eq!(code, 0);
+    let named: Vec<&str> = page
+        .split("hdp\\-")
+        .skip(1)
+        .filter_map(|s| s.split_once("(1)").map(|(name, _)| name))
+        .collect();
+    assert!(named.len() >= 9, "{page}");
+    for name in named {
+        let (sub, err, code) = run(hdp().args(["man", name]));
+        assert_eq!(code, 0, "{name}: {err}");
+        assert!(
+            sub.contains(&format!(".TH hdp-{name} 1 ")),
+            "{name}: {}",
+            &sub[..200]
+        );
+    }
+    // The exit codes are a list (one .TP each), 130 among them.
+    let exits = page
+        .split(".SH \"EXIT STATUS\"")
+        .nth(1)
+        .expect("an EXIT STATUS section");
+    for code in ["0", "1", "2", "130", "141"] {
+        assert!(
+            exits.contains(&format!(".TP\n\\fB{code}\\fR\n")),
+            "{code}: {exits}"
+        );
+    }
+}
+
+#[test]
+fn help_and_records_say_what_they_mean() {
+    let (help, _, _) = run(hdp().args(["classify", "--help"]));
+    assert!(!help.contains("(classify: 4)"), "{help}");
+    assert!(help.contains("Default 4."), "{help}");
+    // --profile: the same syntax in --help and in the error, and every rule named in --help.
+    let (help, _, _) = run(hdp().args(["chain", "--help"]));
+    let (_, err, code) = run(hdp().args(["chain", "--profile", "naked-singel"]));
+    assert_eq!(code, 2);
+    assert!(
+        help.contains("e.g. default,-naked-quad") && err.contains("e.g. default,-naked-quad"),
+        "{err}"
+    );
+    for rule in [
+        "naked-single",
+        "hidden-single",
+        "locked-pointing",
+        "locked-claiming",
+        "naked-pair",
+        "naked-triple",
+        "naked-quad",
+        "hidden-pair",
+        "hidden-triple",
+        "hidden-quad",
+    ] {
+        assert!(help.contains(rule) && err.contains(rule), "{rule}");
+    }
+    // pairs_tests is empty where the level run did not run (--te, a bad line).
+    let (out, _, _) = run(hdp().args(["classify", "--te", "--format", "jsonl", INKALA]));
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert!(
+        v["depth_pairs"].is_null() && v["pairs_tests"].is_null(),
+        "{out}"
+    );
+    let (out, _, _) = run(hdp().args(["classify", "--format", "jsonl", INKALA]));
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert!(v["pairs_tests"].as_u64().is_some_and(|t| t > 0), "{out}");
+}
