@@ -11,6 +11,7 @@ use hdp::engine::{Analysis, AnalysisRecord, PairAnalysis, Recording, Status};
 use hdp::format::apply_context;
 use serde::Serialize;
 use std::io::Write;
+use std::time::Instant;
 
 /// Which analysis to run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -206,53 +207,146 @@ pub fn run(a: &ChainArgs, out: &mut Output) -> anyhow::Result<i32> {
             out.flush()?;
             continue;
         }
-        match a.format {
-            ChainFormat::Json if a.explain => {
-                let summary = analysis.summary();
-                let derivations = explain_lines(&analysis, &summary.lines);
-                let record = ExplainedRecord {
-                    analysis: analysis.record(),
-                    explained: explained(&summary.lines, &derivations),
-                };
-                out.record(&source, p.line, &record)?;
-            }
-            ChainFormat::Json => out.record(&source, p.line, &analysis.record())?,
-            ChainFormat::Dot => match &analysis.tree {
-                Some(t) => write!(out, "{}", t.to_dot())?,
-                None => writeln!(out, "digraph {{}}")?,
-            },
-            ChainFormat::Text => {
-                if matches!(
-                    analysis.status,
-                    Status::NoSolution | Status::MultipleSolutions
-                ) {
-                    continue;
-                }
-                let chain = if a.steps {
-                    analysis.steps()
-                } else {
-                    analysis.summary()
-                };
-                if a.explain {
-                    let derivations = explain_lines(&analysis, &chain.lines);
-                    write_explained(out, &chain, &derivations, a.why)?;
-                } else if a.why {
-                    write!(out, "{chain:#}")?;
-                } else {
-                    write!(out, "{chain}")?;
-                }
-                let depth = analysis.depth.map_or("-".to_string(), |d| d.to_string());
+        // Writing stops at the analysis's deadline too (at the start of a line), so that a
+        // large chain or tree cannot run far past --timeout.
+        let mut bounded = Bounded::new(out, options.budget.deadline);
+        let result = write_result(&mut bounded, a, &source, p.line, &analysis);
+        let written = bounded.lines;
+        match result {
+            Err(e) if is_past_deadline(&e) => {
                 writeln!(
                     out,
-                    "# {}, depth {depth}, {} tests, {} hypotheses",
-                    analysis.status, analysis.counters.tests, analysis.counters.hypotheses
+                    "# output stopped at the deadline (--timeout) after {written} lines"
                 )?;
+                error(format_args!(
+                    "{source}: line {}: output stopped at the deadline (--timeout) after \
+                     {written} lines",
+                    p.line
+                ));
+                code = EXIT_PUZZLE;
             }
+            r => r?,
         }
         // An analysis takes a while: deliver each puzzle's result as soon as it is known.
         out.flush()?;
     }
     Ok(puzzles.exit_code(code))
+}
+
+/// Writes the result of `analysis` (the puzzle of `source`, `line`) in the chosen format.
+fn write_result(
+    out: &mut Bounded<'_>,
+    a: &ChainArgs,
+    source: &str,
+    line: usize,
+    analysis: &Analysis,
+) -> anyhow::Result<()> {
+    match a.format {
+        ChainFormat::Json if a.explain => {
+            let summary = analysis.summary();
+            let derivations = explain_lines(analysis, &summary.lines);
+            let record = ExplainedRecord {
+                analysis: analysis.record(),
+                explained: explained(&summary.lines, &derivations),
+            };
+            out.out.record(source, line, &record)?;
+        }
+        ChainFormat::Json => out.out.record(source, line, &analysis.record())?,
+        ChainFormat::Dot => match &analysis.tree {
+            Some(t) => write!(out, "{}", t.to_dot())?,
+            None => writeln!(out, "digraph {{}}")?,
+        },
+        ChainFormat::Text => {
+            if matches!(
+                analysis.status,
+                Status::NoSolution | Status::MultipleSolutions
+            ) {
+                return Ok(());
+            }
+            let chain = if a.steps {
+                analysis.steps()
+            } else {
+                analysis.summary()
+            };
+            if a.explain {
+                let derivations = explain_lines(analysis, &chain.lines);
+                write_explained(out, &chain, &derivations, a.why)?;
+            } else if a.why {
+                write!(out, "{chain:#}")?;
+            } else {
+                write!(out, "{chain}")?;
+            }
+            let depth = analysis.depth.map_or("-".to_string(), |d| d.to_string());
+            writeln!(
+                out,
+                "# {}, depth {depth}, {} tests, {} hypotheses",
+                analysis.status, analysis.counters.tests, analysis.counters.hypotheses
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// The output of one puzzle, which refuses to start a line past `deadline`: a chain or a tree
+/// written after the analysis stops where its time is up (JSON records are written whole).
+struct Bounded<'a> {
+    out: &'a mut Output,
+    deadline: Option<Instant>,
+    /// The next byte starts a line.
+    line_start: bool,
+    /// The lines written whole.
+    lines: usize,
+}
+
+/// The error [`Bounded`] stops with.
+#[derive(Debug)]
+struct PastDeadline;
+
+impl std::fmt::Display for PastDeadline {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("output stopped at the deadline")
+    }
+}
+
+impl std::error::Error for PastDeadline {}
+
+/// Whether `e` is [`Bounded`]'s stop.
+fn is_past_deadline(e: &anyhow::Error) -> bool {
+    e.downcast_ref::<std::io::Error>()
+        .and_then(|e| e.get_ref())
+        .is_some_and(|inner| inner.is::<PastDeadline>())
+}
+
+impl<'a> Bounded<'a> {
+    fn new(out: &'a mut Output, deadline: Option<Instant>) -> Bounded<'a> {
+        Bounded {
+            out,
+            deadline,
+            line_start: true,
+            lines: 0,
+        }
+    }
+}
+
+impl Write for Bounded<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if buf.is_empty() {
+            return Ok(0);
+        }
+        if self.line_start && self.deadline.is_some_and(|d| Instant::now() >= d) {
+            return Err(std::io::Error::other(PastDeadline));
+        }
+        let n = self.out.write(buf)?;
+        self.lines += buf[..n].iter().filter(|&&b| b == b'\n').count();
+        if n > 0 {
+            self.line_start = buf[n - 1] == b'\n';
+        }
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.out.flush()
+    }
 }
 
 /// A chain line with its derivation, in JSON.
@@ -303,7 +397,7 @@ pub fn explain_lines(analysis: &Analysis, lines: &[ChainLine]) -> Vec<Option<Der
 
 /// Writes `chain` with each line's derivation under it (and each reason when `why`).
 pub fn write_explained(
-    out: &mut Output,
+    out: &mut impl Write,
     chain: &Chain,
     derivations: &[Option<Derivation>],
     why: bool,

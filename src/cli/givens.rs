@@ -9,7 +9,7 @@ use hdp::solver::SolveLimits;
 use hdp::Cell;
 use serde::Serialize;
 use std::io::Write;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// `hdp givens`.
 #[derive(Args, Debug)]
@@ -58,9 +58,7 @@ pub fn run(a: &GivensArgs, out: &mut Output) -> anyhow::Result<i32> {
                 continue;
             }
         };
-        let deadline = a
-            .timeout
-            .map(|t| Instant::now() + Duration::from_secs_f64(t.min(1e9)));
+        let deadline = hdp::settings::deadline_after(Instant::now(), a.timeout);
         match check_givens(&p.grid, SolveLimits::until(deadline)) {
             Ok(check) => {
                 let names: Vec<String> = check.redundant.iter().map(Cell::to_string).collect();

@@ -179,12 +179,76 @@ impl LineReader {
     }
 }
 
+/// An input with every line break that is a CR alone (old Mac files) made LF; CRLF is kept.
+/// So every reader, and the line numbers it counts, sees such files as they are meant.
+struct LoneCr<R> {
+    inner: R,
+    /// Bytes translated and not yet read, from `pos`.
+    buf: Vec<u8>,
+    pos: usize,
+    /// A CR was read last: a line break of its own unless an LF follows.
+    held_cr: bool,
+    /// The inner input ended.
+    done: bool,
+}
+
+impl<R: Read> LoneCr<R> {
+    fn new(inner: R) -> LoneCr<R> {
+        LoneCr {
+            inner,
+            buf: Vec::new(),
+            pos: 0,
+            held_cr: false,
+            done: false,
+        }
+    }
+}
+
+impl<R: Read> Read for LoneCr<R> {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        let mut chunk = [0u8; 8192];
+        while self.pos == self.buf.len() {
+            if self.done {
+                return Ok(0);
+            }
+            let n = match self.inner.read(&mut chunk) {
+                Ok(n) => n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            self.buf.clear();
+            self.pos = 0;
+            if n == 0 {
+                self.done = true;
+                if std::mem::take(&mut self.held_cr) {
+                    self.buf.push(b'\n');
+                }
+                continue;
+            }
+            for &b in &chunk[..n] {
+                if std::mem::take(&mut self.held_cr) {
+                    self.buf.push(if b == b'\n' { b'\r' } else { b'\n' });
+                }
+                if b == b'\r' {
+                    self.held_cr = true;
+                } else {
+                    self.buf.push(b);
+                }
+            }
+        }
+        let n = out.len().min(self.buf.len() - self.pos);
+        out[..n].copy_from_slice(&self.buf[self.pos..self.pos + n]);
+        self.pos += n;
+        Ok(n)
+    }
+}
+
 /// A table's bytes as the `csv` crate is given them, and the physical line of each row.
 ///
 /// The crate's line numbers run one short per CRLF line break (rust-csv issue 395) and leave out
 /// blank and comment lines, and the offsets it gives rows after such lines are not their first
 /// bytes. So the crate is given the table without blank lines or `#` comment lines and with
-/// every CRLF made LF (a lone CR is kept): then a row starts right after the line break before
+/// every CRLF made LF (no lone CR reaches it: [`LoneCr`] made each LF): then a row starts right after the line break before
 /// it, and the physical line where each line given starts, noted here, is the row's. Only the
 /// lines not yet passed by a row are kept (those in the crate's buffer), so memory stays
 /// bounded. A line break inside a quoted field is LF too, an empty line inside one is left out,
@@ -390,6 +454,8 @@ impl Puzzles {
                 Err(e) => return Err(format!("cannot read {input}: {}", io_text(&e))),
             }
         };
+        // Old Mac line endings (a CR alone) become LF before anything else reads the input.
+        r = Box::new(BufReader::with_capacity(64 << 10, LoneCr::new(r)));
         let cannot = |e: std::io::Error| format!("cannot read {source}: {}", io_text(&e));
         let head = match read_head(&mut r) {
             Ok(h) => h,
@@ -680,6 +746,41 @@ fn read_capped_line(r: &mut dyn BufRead, buf: &mut Vec<u8>, cap: usize) -> std::
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Reads everything through [`LoneCr`], the input handed over `step` bytes at a time.
+    fn lone_cr(input: &[u8], step: usize) -> Vec<u8> {
+        struct Slow<'a>(&'a [u8], usize);
+        impl Read for Slow<'_> {
+            fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+                let n = self.0.len().min(self.1).min(out.len());
+                out[..n].copy_from_slice(&self.0[..n]);
+                self.0 = &self.0[n..];
+                Ok(n)
+            }
+        }
+        let mut out = Vec::new();
+        LoneCr::new(Slow(input, step))
+            .read_to_end(&mut out)
+            .unwrap();
+        out
+    }
+
+    #[test]
+    fn a_lone_cr_is_a_line_break_and_crlf_is_kept() {
+        let cases: [(&[u8], &[u8]); 6] = [
+            (b"a\rb\r", b"a\nb\n"),
+            (b"a\r\nb\r\n", b"a\r\nb\r\n"),
+            (b"a\r\r\nb", b"a\n\r\nb"),
+            (b"a\nb\rc", b"a\nb\nc"),
+            (b"\r", b"\n"),
+            (b"", b""),
+        ];
+        for (input, expected) in cases {
+            for step in [1, 2, 3, 8192] {
+                assert_eq!(lone_cr(input, step), expected, "{input:?} by {step}");
+            }
+        }
+    }
 
     #[test]
     fn puzzle_like_arguments() {

@@ -26,40 +26,96 @@ struct Run {
     code: Option<i32>,
 }
 
-/// Runs `cmd` with no standard input for at most `limit`, killing it then.
-fn run_for(cmd: &mut Command, limit: Duration) -> Run {
+/// A started child with threads reading its stdout and stderr to the end.
+struct Started {
+    child: std::process::Child,
+    out: std::thread::JoinHandle<String>,
+    err: std::thread::JoinHandle<String>,
+}
+
+/// Starts `cmd` with no standard input, its outputs read by threads (so a full pipe never
+/// blocks it).
+fn start(cmd: &mut Command) -> Started {
+    start_reading_after(cmd, Duration::ZERO)
+}
+
+/// [`start`], its standard output left unread for `delay` (so that a large output blocks).
+fn start_reading_after(cmd: &mut Command, delay: Duration) -> Started {
     let mut child = cmd
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let (mut stdout, mut stderr) = (child.stdout.take().unwrap(), child.stderr.take().unwrap());
-    let out = std::thread::spawn(move || {
-        let mut s = String::new();
-        stdout.read_to_string(&mut s).map(|_| s).unwrap_or_default()
-    });
-    let err = std::thread::spawn(move || {
-        let mut s = String::new();
-        stderr.read_to_string(&mut s).map(|_| s).unwrap_or_default()
-    });
-    let start = Instant::now();
-    let code = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status.code();
-        }
-        if start.elapsed() > limit {
-            child.kill().unwrap();
-            child.wait().unwrap();
-            break None;
-        }
-        std::thread::sleep(Duration::from_millis(20));
+    let read_all = |mut pipe: Box<dyn Read + Send>, delay: Duration| {
+        std::thread::spawn(move || {
+            std::thread::sleep(delay);
+            let mut s = String::new();
+            pipe.read_to_string(&mut s).map(|_| s).unwrap_or_default()
+        })
     };
-    Run {
-        out: out.join().unwrap(),
-        err: err.join().unwrap(),
-        code,
+    let out = read_all(Box::new(child.stdout.take().unwrap()), delay);
+    let err = read_all(Box::new(child.stderr.take().unwrap()), Duration::ZERO);
+    Started { child, out, err }
+}
+
+impl Started {
+    /// Waits for the child (killed after `limit`, its code then `None`) and its outputs.
+    fn finish(mut self, limit: Duration) -> Run {
+        let start = Instant::now();
+        let code = loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                break status.code();
+            }
+            if start.elapsed() > limit {
+                self.child.kill().unwrap();
+                self.child.wait().unwrap();
+                break None;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        Run {
+            out: self.out.join().unwrap(),
+            err: self.err.join().unwrap(),
+            code,
+        }
     }
+}
+
+/// Runs `cmd` with no standard input for at most `limit`, killing it then.
+fn run_for(cmd: &mut Command, limit: Duration) -> Run {
+    start(cmd).finish(limit)
+}
+
+impl Run {
+    /// Asserts the exit code (the stderr in the message) and gives the run back.
+    fn expect(self, code: i32) -> Run {
+        assert_eq!(self.code, Some(code), "{}", self.err);
+        self
+    }
+}
+
+/// Sends SIGINT to process `pid`.
+fn interrupt(pid: u32) {
+    let kill = Command::new("kill")
+        .args(["-INT", &pid.to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+}
+
+/// `report --index TABLE -o OUT` with `args` before, for at most `limit`.
+fn index_run(args: &[&str], table: &Path, out: &Path, limit: Duration) -> Run {
+    run_for(
+        bin()
+            .arg("report")
+            .args(args)
+            .arg("--index")
+            .arg(table)
+            .arg("-o")
+            .arg(out),
+        limit,
+    )
 }
 
 /// A fresh, empty scratch folder for one test.
@@ -139,8 +195,8 @@ fn a_solver_limit_is_an_unknown_count_named_as_the_solvers() {
             .args(["classify", "--format", "jsonl", "--input-format", "pencil"])
             .arg(&input),
         Duration::from_secs(60),
-    );
-    assert_eq!(r.code, Some(1), "{}", r.err);
+    )
+    .expect(1);
     let record: serde_json::Value = serde_json::from_str(r.out.trim()).unwrap();
     assert_eq!(record["solutions"], serde_json::Value::Null, "{record}");
     assert_eq!(record["limit"], "solver", "{record}");
@@ -151,8 +207,8 @@ fn a_solver_limit_is_an_unknown_count_named_as_the_solvers() {
             .args(["chain", "--input-format", "pencil"])
             .arg(&input),
         Duration::from_secs(60),
-    );
-    assert_eq!(r.code, Some(1), "{}", r.err);
+    )
+    .expect(1);
     assert!(
         r.err.contains("solver") && !r.err.contains("branch-test"),
         "{}",
@@ -190,11 +246,11 @@ fn writers_replace_symlinked_files_and_refuse_symlinked_folders() {
     std::fs::create_dir_all(&out).unwrap();
     symlink(&page, out.join("index.html")).unwrap();
     symlink(&picture, out.join("tree.svg")).unwrap();
-    let r = run_for(
+    run_for(
         bin().args(["report", "--max-steps", "0", "-o"]).arg(&out),
         Duration::from_secs(60),
-    );
-    assert_eq!(r.code, Some(0), "{}", r.err);
+    )
+    .expect(0);
     for (file, link) in [(&page, "index.html"), (&picture, "tree.svg")] {
         assert_eq!(std::fs::read_to_string(file).unwrap(), "outside", "{link}");
         assert!(!is_link(&out.join(link)), "{link} is a file now");
@@ -205,8 +261,8 @@ fn writers_replace_symlinked_files_and_refuse_symlinked_folders() {
     let r = run_for(
         bin().args(["report", "--max-steps", "2", "-o"]).arg(&out),
         Duration::from_secs(60),
-    );
-    assert_eq!(r.code, Some(2), "{}", r.err);
+    )
+    .expect(2);
     assert!(r.err.contains("symbolic link"), "{}", r.err);
     assert!(step.exists(), "a step file outside was removed");
     assert_eq!(std::fs::read_dir(&elsewhere).unwrap().count(), 3);
@@ -215,21 +271,21 @@ fn writers_replace_symlinked_files_and_refuse_symlinked_folders() {
     let steps = dir.join("steps");
     std::fs::create_dir_all(&steps).unwrap();
     symlink(&step, steps.join("step-000-sta.svg")).unwrap();
-    let r = run_for(
+    run_for(
         bin()
             .args(["render", "steps", "--max-steps", "1", "-o"])
             .arg(&steps),
         Duration::from_secs(60),
-    );
-    assert_eq!(r.code, Some(0), "{}", r.err);
+    )
+    .expect(0);
     assert_eq!(std::fs::read_to_string(&step).unwrap(), "outside");
     let tree = dir.join("tree.svg");
     symlink(&picture, &tree).unwrap();
-    let r = run_for(
+    run_for(
         bin().args(["render", "tree", "-o"]).arg(&tree),
         Duration::from_secs(60),
-    );
-    assert_eq!(r.code, Some(0), "{}", r.err);
+    )
+    .expect(0);
     assert_eq!(std::fs::read_to_string(&picture).unwrap(), "outside");
 
     // An index whose report folder is a link: refused.
@@ -237,15 +293,13 @@ fn writers_replace_symlinked_files_and_refuse_symlinked_folders() {
     std::fs::create_dir_all(&index).unwrap();
     symlink(&elsewhere, index.join("a")).unwrap();
     let table = write_file(&dir, "a.tsv", &format!("puzzle\tname\n{INKALA}\ta\n"));
-    let r = run_for(
-        bin()
-            .args(["report", "--max-steps", "1", "--index"])
-            .arg(&table)
-            .arg("-o")
-            .arg(&index),
+    index_run(
+        &["--max-steps", "1"],
+        &table,
+        &index,
         Duration::from_secs(60),
-    );
-    assert_eq!(r.code, Some(2), "{}", r.err);
+    )
+    .expect(2);
     assert_eq!(std::fs::read_dir(&elsewhere).unwrap().count(), 3);
     assert!(!elsewhere.join("index.html").exists());
     for file in [&page, &picture, &step] {
@@ -269,21 +323,21 @@ fn an_empty_output_name_is_an_error_and_step_pictures_do_not_go_stale() {
     }
     let dir = folder("stale-steps");
     let steps = dir.join("steps");
-    let r = run_for(
+    run_for(
         bin().args(["render", "steps", "-o"]).arg(&steps),
         Duration::from_secs(60),
-    );
-    assert_eq!(r.code, Some(0), "{}", r.err);
+    )
+    .expect(0);
     let all = std::fs::read_dir(&steps).unwrap().count();
     assert!(all > 3, "{all}");
     std::fs::write(steps.join("notes.txt"), "mine").unwrap();
-    let r = run_for(
+    run_for(
         bin()
             .args(["render", "steps", "--max-steps", "2", "-o"])
             .arg(&steps),
         Duration::from_secs(60),
-    );
-    assert_eq!(r.code, Some(0), "{}", r.err);
+    )
+    .expect(0);
     let mut left: Vec<String> = std::fs::read_dir(&steps)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
@@ -302,15 +356,13 @@ fn index_folders_are_unique_whatever_the_labels() {
         &format!("puzzle\tname\n{INKALA}\ta\n{INKALA}\ta-4\n{INKALA}\ta\n"),
     );
     let out = dir.join("index");
-    let r = run_for(
-        bin()
-            .args(["report", "--max-steps", "0", "--index"])
-            .arg(&table)
-            .arg("-o")
-            .arg(&out),
+    index_run(
+        &["--max-steps", "0"],
+        &table,
+        &out,
         Duration::from_secs(120),
-    );
-    assert_eq!(r.code, Some(0), "{}", r.err);
+    )
+    .expect(0);
     let folders = std::fs::read_dir(&out)
         .unwrap()
         .filter(|e| e.as_ref().unwrap().path().is_dir())
@@ -371,8 +423,8 @@ fn a_budget_of_n_tests_allows_n_and_render_tree_fails_when_unsolved() {
     let r = run_for(
         bin().args(["chain", "--budget", "10"]),
         Duration::from_secs(60),
-    );
-    assert_eq!(r.code, Some(1), "{}", r.err);
+    )
+    .expect(1);
     assert!(r.out.contains(", 10 tests,"), "{}", r.out);
     let dir = folder("tree-unsolved");
     let tree = dir.join("tree.svg");
@@ -381,8 +433,8 @@ fn a_budget_of_n_tests_allows_n_and_render_tree_fails_when_unsolved() {
             .args(["render", "tree", "--budget", "10", "-o"])
             .arg(&tree),
         Duration::from_secs(60),
-    );
-    assert_eq!(r.code, Some(1), "{}", r.err);
+    )
+    .expect(1);
     assert!(r.err.contains("budget"), "{}", r.err);
     assert!(
         tree.is_file(),
@@ -405,34 +457,19 @@ fn an_interrupted_index_lists_what_is_finished_and_resumes() {
     let rows: String = (1..=40).map(|i| format!("{INKALA}\tp{i}\n")).collect();
     let table = write_file(&dir, "many.tsv", &format!("puzzle\tname\n{rows}"));
     let out = dir.join("index");
-    let mut child = bin()
-        .args(["report", "--max-steps", "0", "--index"])
-        .arg(&table)
-        .arg("-o")
-        .arg(&out)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let start = Instant::now();
-    while finished_reports(&out) < 2 && start.elapsed() < Duration::from_secs(60) {
+    let run = start(
+        bin()
+            .args(["report", "--max-steps", "0", "--index"])
+            .arg(&table)
+            .arg("-o")
+            .arg(&out),
+    );
+    let began = Instant::now();
+    while finished_reports(&out) < 2 && began.elapsed() < Duration::from_secs(60) {
         std::thread::sleep(Duration::from_millis(20));
     }
-    let kill = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(kill.success());
-    let mut err = String::new();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut err)
-        .unwrap();
-    let status = child.wait().unwrap();
-    assert_eq!(status.code(), Some(130), "{err}");
+    interrupt(run.child.id());
+    let err = run.finish(Duration::from_secs(120)).expect(130).err;
     assert!(err.contains("--resume"), "{err}");
     let done = finished_reports(&out);
     assert!((2..40).contains(&done), "{done}");
@@ -446,15 +483,8 @@ fn an_interrupted_index_lists_what_is_finished_and_resumes() {
         .unwrap()
         .modified()
         .unwrap();
-    let r = run_for(
-        bin()
-            .args(["report", "--max-steps", "0", "--resume", "--index"])
-            .arg(&table)
-            .arg("-o")
-            .arg(&out),
-        Duration::from_secs(300),
-    );
-    assert_eq!(r.code, Some(0), "{}", r.err);
+    let args = ["--max-steps", "0", "--resume"];
+    index_run(&args, &table, &out, Duration::from_secs(300)).expect(0);
     assert_eq!(finished_reports(&out), 40);
     let index = std::fs::read_to_string(out.join("index.html")).unwrap();
     assert_eq!(index.matches("/index.html\"").count(), 40);
@@ -475,15 +505,13 @@ fn control_characters_and_bidi_overrides_of_labels_are_shown_escaped() {
         &format!("puzzle\tname\n{INKALA}\t{label}\n"),
     );
     let out = dir.join("index");
-    let r = run_for(
-        bin()
-            .args(["report", "--max-steps", "0", "--index"])
-            .arg(&table)
-            .arg("-o")
-            .arg(&out),
+    index_run(
+        &["--max-steps", "0"],
+        &table,
+        &out,
         Duration::from_secs(120),
-    );
-    assert_eq!(r.code, Some(0), "{}", r.err);
+    )
+    .expect(0);
     let report = std::fs::read_dir(&out)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -509,44 +537,63 @@ fn classify_says_what_each_interrupt_does_and_how_many_records_stay() {
         "hard.txt",
         &crate::common::data_text("forum-hardest-1106.txt").repeat(20),
     );
-    let mut child = bin()
-        .args(["classify", "--jobs", "1"])
-        .arg(&hard)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdout = child.stdout.take().unwrap();
-    let mut stderr = child.stderr.take().unwrap();
-    let out = std::thread::spawn(move || {
-        let mut s = String::new();
-        stdout.read_to_string(&mut s).unwrap();
-        s
-    });
-    let err = std::thread::spawn(move || {
-        let mut s = String::new();
-        stderr.read_to_string(&mut s).unwrap();
-        s
-    });
+    let run = start(bin().args(["classify", "--jobs", "1"]).arg(&hard));
     std::thread::sleep(Duration::from_millis(1500));
-    let signal = |pid: u32| {
-        let kill = Command::new("kill")
-            .args(["-INT", &pid.to_string()])
-            .status()
-            .unwrap();
-        assert!(kill.success());
-    };
-    signal(child.id());
+    let pid = run.child.id();
+    interrupt(pid);
     std::thread::sleep(Duration::from_millis(30));
-    signal(child.id());
-    let status = child.wait().unwrap();
-    let (out, err) = (out.join().unwrap(), err.join().unwrap());
-    assert_eq!(status.code(), Some(130), "{err}");
+    interrupt(pid);
+    let Run { out, err, .. } = run.finish(Duration::from_secs(120)).expect(130);
     assert!(err.contains("interrupted: finishing"), "{err}");
     let records = out.lines().count().saturating_sub(1);
     assert!(
         err.contains(&format!("after {records} records")),
         "{records} records: {err}"
     );
+}
+
+#[test]
+fn chain_output_stops_at_the_deadline() {
+    // About 160 KB of steps, found in well under a second: more than the pipe and the output
+    // buffer hold, so writing blocks while nothing reads, until past the deadline.
+    let puzzle = crate::common::data_text("forum-hardest-1106.txt")
+        .lines()
+        .nth(8)
+        .unwrap()
+        .to_string();
+    let args = [
+        "chain",
+        "--steps",
+        "--why",
+        "--decisions",
+        "candidate",
+        "--proof",
+        "contradiction",
+    ];
+    let whole = run_for(bin().args(args).arg(&puzzle), Duration::from_secs(120)).expect(0);
+    assert!(whole.out.len() > 150_000, "{}", whole.out.len());
+    let timeout = 4;
+    let r = start_reading_after(
+        bin()
+            .args(args)
+            .args(["--timeout", &timeout.to_string()])
+            .arg(&puzzle),
+        Duration::from_secs(timeout + 2),
+    )
+    .finish(Duration::from_secs(120))
+    .expect(1);
+    assert!(
+        r.err.contains("output stopped at the deadline"),
+        "{}",
+        r.err
+    );
+    assert!(r.out.len() < whole.out.len(), "{}", r.out.len());
+    let last = r.out.lines().last().unwrap();
+    assert!(
+        last.starts_with("# output stopped at the deadline (--timeout) after "),
+        "{last}"
+    );
+    // What was written is whole lines of the full output.
+    let kept = r.out.len() - last.len() - 1;
+    assert_eq!(r.out[..kept], whole.out[..kept]);
 }

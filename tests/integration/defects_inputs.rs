@@ -9,8 +9,13 @@ const INKALA: &str =
 const INKALA_SOLUTION: &str =
     "812753649943682175675491283154237896369845721287169534521974368438526917796318452";
 
+/// The binary under test: `HDP_BIN` when set (an older build, to see a test fail there), else
+/// this build's `hdp`.
 fn hdp() -> Command {
-    Command::cargo_bin("hdp").unwrap()
+    match std::env::var_os("HDP_BIN") {
+        Some(path) => Command::new(path),
+        None => Command::cargo_bin("hdp").unwrap(),
+    }
 }
 
 fn run(cmd: &mut Command) -> (String, String, i32) {
@@ -162,7 +167,9 @@ fn crlf_tables_number_their_lines_as_lf_ones() {
     let expected = puzzle_lines(&lf);
     assert_eq!(expected.len(), 7);
     let crlf = lf.replace('\n', "\r\n");
-    for (name, text) in [("lf.tsv", &lf), ("crlf.tsv", &crlf)] {
+    // Old Mac files end lines with a CR alone.
+    let cr = lf.replace('\n', "\r");
+    for (name, text) in [("lf.tsv", &lf), ("crlf.tsv", &crlf), ("cr.tsv", &cr)] {
         let path = temp_file(name, text.as_bytes());
         let (out, err, _) = run(hdp()
             .args([
@@ -189,6 +196,13 @@ fn crlf_tables_number_their_lines_as_lf_ones() {
     let path = temp_file("crlf.csv", csv.as_bytes());
     let (out, err, _) = run(hdp().args(["solve", "--format", "json"]).arg(&path));
     assert_eq!(json_lines(&out), [4, 6], "{err}");
+    let path = temp_file("cr.csv", csv.replace("\r\n", "\r").as_bytes());
+    let (out, err, _) = run(hdp().args(["solve", "--format", "json"]).arg(&path));
+    assert_eq!(json_lines(&out), [4, 6], "CR only: {err}");
+    // One puzzle per line, CR only: every line read, numbered as with LF.
+    let path = temp_file("cr.txt", format!("# c\r{INKALA}\r\r{INKALA}\r").as_bytes());
+    let (out, err, _) = run(hdp().args(["solve", "--format", "json"]).arg(&path));
+    assert_eq!(json_lines(&out), [2, 4], "CR only lines: {err}");
 }
 
 #[test]
