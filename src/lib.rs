@@ -33,6 +33,7 @@
 #![warn(missing_docs)]
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
+pub(crate) mod bits;
 pub mod canon;
 pub mod chain;
 pub mod classify;

@@ -8,6 +8,7 @@
 //! trial-and-error sweep); there a known-open hypothesis counts one test instead of the tests
 //! its closure would make (a documented effort difference from the literal engine).
 
+use crate::bits;
 use crate::decision::Decision;
 use crate::grid::{each_bit, Cell, CellSet, Grid};
 use crate::statement::Statement;
@@ -44,11 +45,10 @@ pub(super) const FREE: u64 = 0xfe00 * LANES;
 /// Bit 15 of every lane.
 pub(super) const TOPS: u64 = 0x8000 * LANES;
 
-/// Bit 15 of each lane of `x` that is not zero (no carry crosses a lane).
+/// Bit 15 of each lane of `x` that is not zero.
 #[inline]
-pub(super) fn nonzero_lanes(x: u64) -> u64 {
-    const LOW: u64 = 0x7fff * LANES;
-    (((x & LOW) + LOW) | x) & TOPS
+fn nonzero_lanes(x: u64) -> u64 {
+    bits::nonzero_lanes::<16, u64>(x, LANES)
 }
 
 impl Default for KnownOpen {

@@ -32,6 +32,7 @@
 //! are as in one of two fixpoints).
 
 use super::{subsets, Cells, Contradiction, Outcome, Profile, Rule, State, Stats, CELL_UNITS};
+use crate::bits::{nonzero_lanes, once_and_twice, ones, pop_lowest};
 use crate::grid::{differing_masks, each_bit, Cell, CellSet, Grid};
 
 // The 81-bit board of each unit (blocks, rows, columns), and of each cell's 20 peers.
@@ -49,8 +50,7 @@ static UNIT_BITS32: [u128; 32] = {
     out
 };
 
-/// Bit `i` of a board, from a table: the shift of a `u128` by a variable takes seven
-/// instructions.
+/// Bit `i` of a board, from a table (cheaper than shifting a `u128` by a variable).
 #[inline(always)]
 fn bit(i: usize) -> u128 {
     CELL_BITS[i % 128]
@@ -92,8 +92,8 @@ static ONE_PER_UNIT: [u128; 128] = {
 };
 
 /// [`ONE_PER_UNIT`] as marks (bit 3 of each nibble): the units where a naked single places its
-/// value. Shifted from [`ONE_PER_UNIT`] (two instructions) rather than read from a table of its
-/// own: 1.3 KiB less in the L1 cache, which the tables and the engine's data overflow.
+/// value. Shifted from [`ONE_PER_UNIT`] rather than read from a table of its own, which would
+/// crowd the L1 cache.
 #[inline(always)]
 fn marks(i: usize) -> u128 {
     ONE_PER_UNIT[i % 128] << 3
@@ -123,29 +123,32 @@ fn values_of(from: &Boards) -> Boards {
 
 /// The cells with exactly one value, from the boards.
 fn solved_of(boards: &Boards) -> u128 {
-    let (mut once, mut twice) = (0u128, 0u128);
-    for &b in &boards[..9] {
-        twice |= once & b;
-        once |= b;
-    }
-    once & !twice
+    once_and_twice(boards[..9].iter().copied()).once()
+}
+
+/// Value `d` leaves cell `i` on the boards: its board loses the cell, and its count in each of
+/// the cell's three units one place.
+#[inline(always)]
+fn leave(boards: &mut Boards, counts: &mut Counts, d: usize, i: usize) {
+    boards[d % 16] &= !bit(i);
+    counts[d % 16] -= ONE_PER_UNIT[i % 128];
+}
+
+/// Value `d` enters cell `i` on the boards: the reverse of [`leave`].
+#[inline(always)]
+fn enter(boards: &mut Boards, counts: &mut Counts, d: usize, i: usize) {
+    boards[d % 16] |= bit(i);
+    counts[d % 16] += ONE_PER_UNIT[i % 128];
 }
 
 /// Corrects `boards` and `counts` (unmarked), those of `from`, into those of `to`.
 fn correct(boards: &mut Boards, counts: &mut Counts, from: &[u16; 81], to: &[u16; 81]) {
     let _ = each_bit(differing_masks(to, from), |i| {
-        let (mut gained, mut lost) = (to[i] & !from[i], from[i] & !to[i]);
-        while gained != 0 {
-            let d = gained.trailing_zeros() as usize % 16;
-            boards[d] |= bit(i);
-            counts[d] += ONE_PER_UNIT[i];
-            gained &= gained - 1;
+        for d in ones(to[i] & !from[i]) {
+            enter(boards, counts, d, i);
         }
-        while lost != 0 {
-            let d = lost.trailing_zeros() as usize % 16;
-            boards[d] &= !bit(i);
-            counts[d] -= ONE_PER_UNIT[i];
-            lost &= lost - 1;
+        for d in ones(from[i] & !to[i]) {
+            leave(boards, counts, d, i);
         }
         Ok(())
     });
@@ -169,9 +172,8 @@ struct Base {
 /// The value boards, unit counts and solved cells of the last position branches were tested
 /// from (the pass's state), so that a test only corrects the cells its start differs in. A new
 /// position's are corrected from the last one's (the state a fact restricted, usually), in
-/// place. One position only: keeping one per nesting level of a search (four, 4.7 KiB) saved
-/// some corrections but cost more in L1 misses than they did (one kept: fs31's Ir + 12 x D1
-/// misses -0.5 %, the T&E examples' -1.7 %).
+/// place. One position only: keeping one per nesting level of a search saved some corrections
+/// but cost more in cache misses than they did.
 pub(crate) struct Bases {
     grid: [u16; 81],
     base: Base,
@@ -479,13 +481,10 @@ const COLUMN_SEGMENTS: u128 = 0x1ff | 0x1ff << 27 | 0x1ff << 54;
 /// The column segments of the first stack (columns 1–3), as in [`COLUMN_SEGMENTS`].
 const STACK_SEGMENTS: u128 = COLUMN_SEGMENTS & (7 | 7 << 27 | 7 << 54);
 
-/// The row segments of `board` that hold a place, as bit `3k + 2` of segment `k` (among other
-/// bits): its low two bits plus 3 carry into bit 2 when not both zero, and no further (an add
-/// instead of two shifts of a `u128`).
+/// The row segments of `board` that hold a place, as bit `3k + 2` of segment `k`.
 #[inline(always)]
 fn across(board: u128) -> u128 {
-    const LOW: u128 = ROW_SEGMENTS * 3;
-    ((board & LOW) + LOW) | board
+    nonzero_lanes::<3, u128>(board, ROW_SEGMENTS)
 }
 
 /// Per value, the column segments of its board that hold a place (as in [`COLUMN_SEGMENTS`],
@@ -496,7 +495,7 @@ type Columns = [u64; 16];
 /// segments that do (as in [`COLUMN_SEGMENTS`]).
 #[inline(always)]
 fn segments_of(board: u128) -> (u128, u64) {
-    let rows = across(board) & ROW_SEGMENTS << 2;
+    let rows = across(board);
     let columns =
         (board as u64 | (board >> 9) as u64 | (board >> 18) as u64) & COLUMN_SEGMENTS as u64;
     (rows, columns)
@@ -511,7 +510,7 @@ fn segments_of(board: u128) -> (u128, u64) {
 #[inline]
 fn locked_removals(board: u128, looked: (u128, u64), rules: usize) -> (u128, (u128, u64)) {
     let now = segments_of(board);
-    // A segment `board` holds, the last look held: XOR is AND NOT (one instruction a lane).
+    // A segment `board` holds, the last look held: XOR is AND NOT here.
     let row_emptied = looked.0 ^ now.0;
     let column_emptied = looked.1 ^ now.1;
     if row_emptied | u128::from(column_emptied) == 0 {
@@ -608,16 +607,13 @@ impl<const FULL: bool> Search<'_, FULL> {
         let (mut touched, mut values, mut singles) = (0u32, 0u16, 0u128);
         each_bit(diff, |i| {
             let m = cells[i];
-            let mut lost = base[i] & !m;
+            let lost = base[i] & !m;
             values |= lost;
             if FULL {
                 touched |= CELL_UNITS[i];
             }
-            while lost != 0 {
-                let d = lost.trailing_zeros() as usize % 16;
-                lost &= lost - 1;
-                self.boards[d] &= !bit(i);
-                self.counts[d] -= ONE_PER_UNIT[i];
+            for d in ones(lost) {
+                leave(&mut self.boards, &mut self.counts, d, i);
             }
             if m & m.wrapping_sub(1) == 0 {
                 if m == 0 {
@@ -652,21 +648,11 @@ impl<const FULL: bool> Search<'_, FULL> {
         loop {
             while self.queue != 0 {
                 // A naked single: its value leaves the peers that have it.
-                // The lowest single, taken from one 64-bit half (a 128-bit count and decrement
-                // take twice the work).
-                let lo = self.queue as u64;
-                let i = if lo != 0 {
-                    self.queue &= !u128::from(lo & lo.wrapping_neg());
-                    lo.trailing_zeros() as usize
-                } else {
-                    let hi = (self.queue >> 64) as u64;
-                    self.queue &= !(u128::from(hi & hi.wrapping_neg()) << 64);
-                    64 + hi.trailing_zeros() as usize
-                };
+                let i = pop_lowest(&mut self.queue);
                 let d = cells[i].trailing_zeros() as usize % 16;
                 let hits = self.boards[d] & PEER_BITS[i];
                 if hits == 0 {
-                    // Nothing lost: no check, no look (a fifth of the singles).
+                    // Nothing lost: no check, no look.
                     self.counts[d] |= marks(i);
                     continue;
                 }
@@ -675,11 +661,8 @@ impl<const FULL: bool> Search<'_, FULL> {
             if self.unchecked_values == 0 {
                 return Ok(());
             }
-            let mut values = std::mem::take(&mut self.unchecked_values);
-            while values != 0 {
-                let d = values.trailing_zeros() as usize % 16;
-                values &= values - 1;
-                self.check(cells, d)?;
+            for d in ones(std::mem::take(&mut self.unchecked_values)) {
+                self.check(cells, d % 16)?;
             }
         }
     }
@@ -732,10 +715,8 @@ impl<const FULL: bool> Search<'_, FULL> {
             return Ok(false);
         }
         let mut any = false;
-        let mut values = std::mem::take(&mut self.locked_values);
-        while values != 0 {
-            let d = values.trailing_zeros() as usize % 16;
-            values &= values - 1;
+        for d in ones(std::mem::take(&mut self.locked_values)) {
+            let d = d % 16;
             let board = self.boards[d];
             let looked = (self.looked_rows[d], self.looked_columns[d]);
             let (gone, now) = locked_removals(board, looked, self.locked);
@@ -771,19 +752,14 @@ impl<const FULL: bool> Search<'_, FULL> {
         }
         // The cells the subset changed lose their values (those they had `before`) on the boards,
         // to be checked in their units.
-        let mut todo = changed;
-        while todo != 0 {
-            let i = todo.trailing_zeros() as usize % 81;
-            todo &= todo - 1;
+        for i in ones(changed) {
+            let i = i % 81;
             let m = cells[i];
-            let mut lost = before[i].bits() & !m;
+            let lost = before[i].bits() & !m;
             self.locked_values |= lost;
-            while lost != 0 {
-                let d = lost.trailing_zeros() as usize % 16;
-                lost &= lost - 1;
-                self.boards[d] &= !bit(i);
-                self.counts[d] -= ONE_PER_UNIT[i];
-                self.unchecked_values |= 1 << d;
+            self.unchecked_values |= lost;
+            for d in ones(lost) {
+                leave(&mut self.boards, &mut self.counts, d, i);
             }
             self.changed |= CELL_UNITS[i];
             if m & m.wrapping_sub(1) == 0 && self.solved >> i & 1 == 0 {
@@ -827,7 +803,7 @@ impl<const FULL: bool> Search<'_, FULL> {
     fn hidden(&mut self, cells: &mut Cells<'_>, places: u128, d: usize) {
         let q = (places.trailing_zeros() as usize).min(80);
         let value = 1u16 << d;
-        let mut lost = cells[q] & !value;
+        let lost = cells[q] & !value;
         cells[q] = value;
         self.solved |= places;
         self.queue |= places;
@@ -836,11 +812,8 @@ impl<const FULL: bool> Search<'_, FULL> {
             self.changed |= CELL_UNITS[q];
             self.locked_values |= lost;
         }
-        while lost != 0 {
-            let e = lost.trailing_zeros() as usize % 16;
-            self.boards[e] &= !places;
-            self.counts[e] -= ONE_PER_UNIT[q % 128];
-            lost &= lost - 1;
+        for e in ones(lost) {
+            leave(&mut self.boards, &mut self.counts, e, q);
         }
     }
 }
@@ -874,6 +847,61 @@ mod tests {
 
     /// The same positions on every run.
     use crate::testing::XorShift as Rng;
+
+    /// The boards and (unmarked) counts of `masks` by their definition, bit by bit and cell by
+    /// cell: bit `i` of board `d` when cell `i` holds value `d + 1`, nibble `u` of count `d`
+    /// the cells of unit `u` that hold it.
+    fn plain_boards(masks: &[u16; 81]) -> (Boards, Counts) {
+        let (mut boards, mut counts) = ([0u128; 16], [0u128; 16]);
+        for d in 0..9 {
+            for (i, &m) in masks.iter().enumerate() {
+                if m >> d & 1 != 0 {
+                    boards[d] |= 1 << i;
+                }
+            }
+            for (u, &unit) in UNIT_BITS.iter().enumerate() {
+                let n = (0..81).filter(|&i| unit >> i & 1 != 0 && masks[i] >> d & 1 != 0);
+                counts[d] |= (n.count() as u128) << (4 * u);
+            }
+        }
+        (boards, counts)
+    }
+
+    fn random_masks(rng: &mut Rng) -> [u16; 81] {
+        std::array::from_fn(|_| rng.next() as u16 & 0x1ff)
+    }
+
+    /// `leave` and `enter` against the boards recomputed from scratch, and `correct` between
+    /// two random positions.
+    #[test]
+    fn leave_enter_and_correct_match_the_definition() {
+        let mut rng = Rng(0x1234_5678_9abc_def1);
+        for _ in 0..200 {
+            let mut masks = random_masks(&mut rng);
+            let (mut boards, mut counts) = plain_boards(&masks);
+            for _ in 0..20 {
+                let (i, d) = (rng.below(81), rng.below(9));
+                let v = 1u16 << d;
+                if masks[i] & v != 0 {
+                    leave(&mut boards, &mut counts, d, i);
+                } else {
+                    enter(&mut boards, &mut counts, d, i);
+                }
+                masks[i] ^= v;
+                assert_eq!(
+                    (boards, counts),
+                    plain_boards(&masks),
+                    "value {} cell {i}",
+                    d + 1
+                );
+            }
+            let to = random_masks(&mut rng);
+            correct(&mut boards, &mut counts, &masks, &to);
+            assert_eq!((boards, counts), plain_boards(&to));
+            let solved = (0..81).filter(|&i| to[i].count_ones() == 1);
+            assert_eq!(solved_of(&boards), solved.fold(0, |a, i| a | 1u128 << i));
+        }
+    }
 
     fn open_cells(g: &Grid) -> Vec<Cell> {
         Cell::all().filter(|&c| g.get(c).len() > 1).collect()

@@ -12,6 +12,7 @@
 //! in ten).
 
 use super::{Contradiction, State, Stats, Step};
+use crate::bits::{once_and_twice, ones};
 use crate::grid::{transpose8, Candidates, Unit};
 use crate::propagate::{Profile, Rule};
 use std::cell::RefCell;
@@ -117,7 +118,7 @@ pub(super) fn apply(s: &mut State, p: &Profile, stats: &mut Stats) -> Step {
         .chain(HIDDEN.iter())
         .chain([Rule::NakedSingle, Rule::HiddenSingle].iter())
         .all(|&r| p.has(r));
-    let mut todo = s.dirty_subsets;
+    let todo = s.dirty_subsets;
     s.dirty_subsets = 0;
     if fast {
         return NO_SUBSET.with(|t| {
@@ -128,9 +129,7 @@ pub(super) fn apply(s: &mut State, p: &Profile, stats: &mut Stats) -> Step {
     let naked = [Sizes::new(&NAKED, p, 4); 10];
     let hidden = [Sizes::new(&HIDDEN, p, 4); 10];
     let mut changed = false;
-    while todo != 0 {
-        let u = todo.trailing_zeros() as usize;
-        todo &= todo - 1;
+    for u in ones(todo) {
         let Some(unit) = Unit::new(u) else { continue };
         if apply_unit(s, unit, &naked, &hidden, stats)? {
             changed = true;
@@ -208,12 +207,10 @@ fn small_cells(masks: &[u16; 9], open: u16, max: u32) -> u16 {
 /// Writes `(masks[k], 1 << k)` for each `k` of `set` (nine bits) to `items`; returns how many.
 /// Padded, so that the indices need no bounds checks.
 #[inline]
-fn items_of(masks: &Padded, mut set: u16, items: &mut [(u16, u16); 16]) -> usize {
+fn items_of(masks: &Padded, set: u16, items: &mut [(u16, u16); 16]) -> usize {
     let mut n = 0;
-    while set != 0 {
-        let k = set.trailing_zeros() as usize % 16;
-        set &= set - 1;
-        items[n % 16] = (masks[k], 1 << k);
+    for k in ones(set) {
+        items[n % 16] = (masks[k % 16], 1 << k);
         n += 1;
     }
     n
@@ -264,14 +261,11 @@ fn look_up_kind<const K: usize>(
     missed: &mut Missed,
 ) -> u32 {
     let mut known = 0u32;
-    let mut rest = todo >> (9 * K) & 0x1ff;
-    while rest != 0 {
-        let j = rest.trailing_zeros() as usize;
-        rest &= rest - 1;
+    for j in ones(todo >> (9 * K) & 0x1ff) {
         let (key, slot) = key_of(&kind_masks::<K>(cells, j));
         // No branch on the answer, and nothing written: the next units' look-ups start while
-        // this one waits for its line (a mispredicted answer, about every other look-up, would
-        // otherwise stop them; measured 3–6 % of the time of classification).
+        // this one waits for its line (a mispredicted answer, often the case, would otherwise
+        // stop them).
         known |= u32::from(holds(table, slot, key)) << j;
         missed[(9 * K + j) % 32] = key;
     }
@@ -370,7 +364,7 @@ fn values_in(key: u128, open: bool) -> u16 {
 }
 
 /// [`apply`] with the default profile, for the units of `todo`. A unit's result then depends
-/// only on its nine masks, and units found to hold no subset are remembered in `table` (96 % of
+/// only on its nine masks, and units found to hold no subset are remembered in `table` (most
 /// searches find nothing, and the same unit contents recur from branch test to branch test).
 /// Every unit is looked up before any is searched, so that the look-ups' cache misses overlap;
 /// after a change, the units still to come are read again (until then their masks come from
@@ -441,8 +435,8 @@ fn apply_unit(
 }
 
 /// Size (log2) of the per-thread table of units without a subset in sets of two: 32,768
-/// entries, 512 KiB (measured best on forum-hardest among 8 Ki to 128 Ki entries: a miss costs
-/// about ten look-ups).
+/// entries, 512 KiB (chosen by timing a few sizes on forum-hardest: a miss costs far more than a
+/// look-up).
 const NO_SUBSET_BITS: u32 = 14;
 const NO_SUBSET_LEN: usize = 2 << NO_SUBSET_BITS;
 type Table = [u128; NO_SUBSET_LEN];
@@ -642,15 +636,8 @@ fn crowded23(masks: &Padded, sel: u16, max: u32) -> u128 {
     let mut rest = sel;
     if max < 3 {
         // Pairs only: the low half of the table.
-        let (mut c1, mut c2) = (0u64, 0u64);
-        while rest != 0 {
-            let k = rest.trailing_zeros() as usize % 16;
-            rest &= rest - 1;
-            let t = holding_of::<false>(masks[k]) as u64;
-            c2 |= c1 & t;
-            c1 |= t;
-        }
-        return u128::from(c2) & PAIRS;
+        let held = ones(rest).map(|k| holding_of::<false>(masks[k % 16]) as u64);
+        return u128::from(once_and_twice(held).twice) & PAIRS;
     }
     if n == 4 {
         // Likewise four items: the pairs holding two of them, the triples holding three.
@@ -666,10 +653,8 @@ fn crowded23(masks: &Padded, sel: u16, max: u32) -> u128 {
         return pairs & PAIRS | triples & TRIPLES;
     }
     let mut c = [[0u64; 2]; 3];
-    while rest != 0 {
-        let k = rest.trailing_zeros() as usize % 16;
-        rest &= rest - 1;
-        count_up(&mut c, holding_of::<false>(masks[k]));
+    for k in ones(rest) {
+        count_up(&mut c, holding_of::<false>(masks[k % 16]));
     }
     let [_, c2, c3] = c.map(|[lo, hi]| u128::from(hi) << 64 | u128::from(lo));
     c2 & PAIRS | c3 & TRIPLES
@@ -688,8 +673,8 @@ fn quiet_few(a: u16, b: u16, c: Option<u16>, max: u32) -> bool {
 }
 
 /// Adds the sets of `t` to the bit-sliced counts `c` (`c[i]`: the sets held more than `i`
-/// times), as two 64-bit lanes: fewer instructions than on `u128`, whose carries and shifts
-/// the counts do not need.
+/// times), as two 64-bit lanes: cheaper than on `u128`, whose carries and shifts the counts do
+/// not need.
 #[inline(always)]
 fn count_up<const N: usize>(c: &mut [[u64; 2]; N], t: u128) {
     let t = [t as u64, (t >> 64) as u64];
@@ -714,23 +699,13 @@ fn crowded4(masks: &Padded, sel: u16) -> u128 {
         // Four or five items (most calls, mostly none crowded): a crowded quad holds all four,
         // or all five but one, whose unions tell without the counts. Leaving out an item
         // takes from the union of all the bits only it holds.
-        let (mut once, mut twice) = (0u16, 0u16);
-        let mut rest = sel;
-        while rest != 0 {
-            let m = masks[rest.trailing_zeros() as usize % 16];
-            rest &= rest - 1;
-            twice |= once & m;
-            once |= m;
-        }
-        let all = once.count_ones();
-        let only = once & !twice;
+        let tally = once_and_twice(ones(sel).map(|k| masks[k % 16]));
+        let all = tally.any.count_ones();
+        let only = tally.once();
         let mut quiet = all > 4;
         if n == 5 {
-            let mut rest = sel;
-            while rest != 0 {
-                let m = masks[rest.trailing_zeros() as usize % 16];
-                rest &= rest - 1;
-                quiet &= all - (m & only).count_ones() > 4;
+            for k in ones(sel) {
+                quiet &= all - (masks[k % 16] & only).count_ones() > 4;
             }
         }
         if quiet {
@@ -738,11 +713,8 @@ fn crowded4(masks: &Padded, sel: u16) -> u128 {
         }
     }
     let mut c = [[0u64; 2]; 4];
-    let mut rest = sel;
-    while rest != 0 {
-        let k = rest.trailing_zeros() as usize % 16;
-        rest &= rest - 1;
-        count_up(&mut c, holding_of::<true>(masks[k]));
+    for k in ones(sel) {
+        count_up(&mut c, holding_of::<true>(masks[k % 16]));
     }
     u128::from(c[3][1]) << 64 | u128::from(c[3][0])
 }
@@ -754,16 +726,15 @@ fn crowded4(masks: &Padded, sel: u16) -> u128 {
 /// and no contradiction (a union of fewer than `k` bits would leave some crowded set that
 /// holds it with a bit that is missing, or in another element).
 #[inline(never)]
-fn may_act(masks: &Padded, scope: u16, missing: u16, mut crowded: u128, sets: &[u16; 128]) -> bool {
+fn may_act(masks: &Padded, scope: u16, missing: u16, crowded: u128, sets: &[u16; 128]) -> bool {
     // The elements outside `scope` as a bit no set holds, so that every set looks at all
     // sixteen lanes at once (vectorized).
     let mut lanes = [0u16; 16];
     for (k, (l, &m)) in lanes.iter_mut().zip(masks).enumerate() {
         *l = if scope >> k & 1 != 0 { m } else { 0x8000 };
     }
-    while crowded != 0 {
-        let u = sets[crowded.trailing_zeros() as usize % 128];
-        crowded &= crowded - 1;
+    for set in ones(crowded) {
+        let u = sets[set % 128];
         if u & missing != 0 {
             return true;
         }
@@ -1003,10 +974,7 @@ fn apply_masks(
                 });
             }
             let mut removed = false;
-            let mut rest = scope & !chosen;
-            while rest != 0 {
-                let k = rest.trailing_zeros() as usize;
-                rest &= rest - 1;
+            for k in ones(scope & !chosen) {
                 let i = cells[k].index();
                 let m = s.cells[i];
                 if m & values != 0 {
@@ -1027,21 +995,19 @@ fn apply_masks(
     if want.max < 2 {
         return Ok(false);
     }
-    let mut eligible = at_most(&masks, scope, want.max) & !solved_values & 0x1ff;
+    let eligible = at_most(&masks, scope, want.max) & !solved_values & 0x1ff;
     if eligible.count_ones() < 2 {
         return Ok(false);
     }
     // A value without a place is a contradiction the unit checks report; it is left out.
     let mut places: Padded = [0; 16];
     let mut values = 0u16;
-    while eligible != 0 {
-        let d = eligible.trailing_zeros();
-        eligible &= eligible - 1;
+    for d in ones(eligible) {
         let mut p = 0u16;
         for (k, &m) in masks.iter().enumerate() {
             p |= ((m >> d) & 1) << k;
         }
-        places[d as usize % 16] = p & scope;
+        places[d % 16] = p & scope;
         values |= u16::from(p & scope != 0) << d;
     }
     // Items are (places, value bit).
@@ -1056,10 +1022,7 @@ fn apply_masks(
             });
         }
         let mut removed = false;
-        let mut rest = positions;
-        while rest != 0 {
-            let k = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
+        for k in ones(positions) {
             let i = cells[k].index();
             let m = s.cells[i];
             if m & !digits != 0 {
