@@ -63,6 +63,76 @@ enum Pass {
 #[derive(Clone, Copy, Debug)]
 struct Abort(Limit);
 
+/// Where a pass or a test runs: the depth `j` of its pass and its nesting level (0 at top).
+#[derive(Clone, Copy, Debug)]
+struct At {
+    j: u8,
+    level: usize,
+}
+
+/// One branch of a decision: the decision and which of its two branches (0 the first).
+#[derive(Clone, Copy)]
+struct Side<'d> {
+    decision: &'d Decision,
+    which: usize,
+}
+
+impl Side<'_> {
+    /// The branch's statement.
+    fn branch(self) -> Statement {
+        self.decision.branch(self.which)
+    }
+
+    /// The other branch's statement.
+    fn other(self) -> Statement {
+        self.decision.branch(1 - self.which)
+    }
+
+    /// The branch's edge in the tree.
+    fn edge(self) -> EdgeKind {
+        [EdgeKind::First, EdgeKind::Second][self.which % 2]
+    }
+}
+
+/// How a pass treats its branches, fixed when it starts (see [`Engine::start_pass`]).
+#[derive(Clone, Copy)]
+struct PassMode {
+    at: At,
+    /// The facts are gathered and applied together when the pass ends (the synchronous
+    /// schedule, outside a sweep); otherwise the first one is applied at once.
+    synchronous: bool,
+    /// Branches known to be open are answered without a test.
+    skip: bool,
+    /// Pair decisions' notes are kept per cell and asked about (`skip` outside a sweep).
+    watch: bool,
+}
+
+/// The recorder's marks a decision's lines are kept or dropped by: where the pass's droppable
+/// lines start, and where the decision's own start.
+#[derive(Clone, Copy)]
+struct Marks {
+    pass: usize,
+    decision: usize,
+}
+
+/// What a pass learns from testing both branches of one decision.
+enum Verdict {
+    /// Both open, with the larger of their pair counts.
+    Open(u8),
+    /// One branch is a contradiction: the other is a fact (with the levels that decided it).
+    Fact(Statement, Via),
+    /// A solution or two contradictions: the closure is over.
+    Done(Res),
+}
+
+/// The caches a branch test reads: the closure's ends for reuse, the pass's pair table, and
+/// the enclosing closure's ends (depth-1 tests only).
+struct Caches<'a, 'o> {
+    reuse: &'a mut Reuse,
+    table: &'a mut PairTable,
+    outer: Option<&'a mut Outer<'o>>,
+}
+
 /// The working buffers of one nesting level, reused from closure to closure.
 #[derive(Default)]
 struct Level {
@@ -341,7 +411,7 @@ impl<R: Recorder> Engine<'_, R> {
                 if pooled {
                     self.pool.open();
                 }
-                let result = self.pass(state, (j, level), lv, outer.as_mut());
+                let result = self.pass(state, At { j, level }, lv, outer.as_mut());
                 if pooled {
                     self.pool.close();
                 }
@@ -366,7 +436,9 @@ impl<R: Recorder> Engine<'_, R> {
         }
     }
 
-    /// One pass at depth `j` over the decisions of `state`, acting on the table of spec §5.
+    /// One pass at depth `at.j` over the decisions of `state`, acting on the table of spec §5:
+    /// a decision with one contradicted branch gives a fact (the other branch), one with two
+    /// ends the closure, and so does a branch that reaches the solution.
     ///
     /// Synchronous schedule: every decision is tested against the same state; the facts found
     /// are applied together at the end, in canonical order. Sequential schedule: the first fact
@@ -377,38 +449,11 @@ impl<R: Recorder> Engine<'_, R> {
     fn pass(
         &mut self,
         state: &mut Grid,
-        (j, level): (u8, usize),
+        at: At,
         lv: &mut Level,
         mut outer: Option<&mut Outer<'_>>,
     ) -> Result<Pass, Abort> {
-        let synchronous = self.opts.schedule == Schedule::Synchronous && !self.sweep;
-        // Answering branches known to be open without propagating is exact where tests are
-        // monotone: at j = 1, and in every pass of a sweep. The pair counts that j = 2 orders by
-        // are then computed only if a j = 2 pass comes (see `count_skipped_pairs`).
-        let skip = self.sweep || j == 1;
-        lv.known.reset(!self.sweep);
-        // Pair decisions' notes (kept per cell) are only asked about in a pass that skips.
-        let watch = skip && !self.sweep;
-        if watch {
-            lv.known.watch(&lv.decisions);
-        }
-        self.shared_state = match self.shared.as_deref_mut() {
-            Some(shared) if j == 1 && !self.sweep => shared.state(state),
-            _ => None,
-        };
-        if watch && self.pooling() {
-            // Open ends found elsewhere below the enclosing pass's state that lie inside this
-            // state answer this pass's branches as well as its own ends do.
-            self.pool.find_inside(state, &mut lv.inside);
-        }
-        // Hypotheses of one pass start from one state (a sweep changes it as it goes).
-        let share = j >= 2 && !self.sweep;
-        let share = share && self.sc.pair_table;
-        let contradictions = self.sc.pair_table_contradictions;
-        lv.table
-            .reset(share.then_some(&lv.order), &lv.decisions, contradictions);
-        lv.found.clear();
-        lv.segments.clear();
+        let mode = self.start_pass(state, at, lv);
         // Lines from here on are dropped when the pass ends before applying their facts; a
         // sweep moves it past each fact it applies, whose lines the chain needs.
         let mut pass_mark = self.rec.mark();
@@ -416,85 +461,36 @@ impl<R: Recorder> Engine<'_, R> {
         for oi in 0..lv.order.len() {
             let i = lv.order[oi];
             let d = lv.decisions[i];
-            if swept.is_some() {
-                // The cell may have lost values since the list was made.
-                let now = state.get(d.cell);
-                if (now & d.first).is_empty() || (now & d.rest).is_empty() {
-                    continue;
-                }
+            if swept.is_some() && !both_branches_open(state, &d) {
+                // The cell lost values since the list was made.
+                continue;
             }
-            let seg = self.rec.mark();
-            let dn = self.rec.decision(&d, j, level);
-            // Both branches are tested even when the first reaches the solution: which branch
-            // comes first can depend on the digits' names (a two-valued cell), the effort and
-            // the chain must not.
-            let r1 = self.tested(
-                state,
-                (&d, 0),
-                (j, level),
-                (dn, skip),
-                lv,
-                outer.as_deref_mut(),
-            )?;
-            // The first branch's solution, which the second's test may replace.
-            let solved1 = matches!(r1, Res::Solved(..)).then_some(self.solved);
-            let mid = self.rec.mark();
-            if watch {
-                // Only later decisions' branches are asked about from here on.
-                lv.known.asked(d.cell);
-            }
-            let r2 = self.tested(
-                state,
-                (&d, 1),
-                (j, level),
-                (dn, skip),
-                lv,
-                outer.as_deref_mut(),
-            )?;
-            let found = match (r1, r2) {
-                (Res::Solved(..), _) | (_, Res::Solved(..)) => {
-                    // Only the solving branch's lines stay.
-                    let (keep, r) = match r1 {
-                        Res::Solved(..) => {
-                            self.solved = solved1.unwrap_or(self.solved);
-                            ((seg, mid), r1)
-                        }
-                        _ => ((mid, self.rec.mark()), r2),
-                    };
-                    let end = self.rec.mark();
-                    self.rec.discard(keep.1, end);
-                    self.rec.discard(seg, keep.0);
-                    self.rec.discard(pass_mark, seg);
-                    return Ok(Pass::Done(r));
-                }
-                (Res::Contradiction(a), Res::Contradiction(b)) => {
-                    self.rec.discard(pass_mark, seg);
-                    self.rec.contradiction(d.branch(1), level, state);
-                    return Ok(Pass::Done(Res::Contradiction(a | b)));
-                }
-                (Res::Contradiction(v), _) => Some((d.branch(1), v)),
-                (_, Res::Contradiction(v)) => Some((d.branch(0), v)),
-                (r1, r2) => {
-                    if j == 1 {
-                        lv.pairs[i] = open_pairs(r1).max(open_pairs(r2));
+            let marks = Marks {
+                pass: pass_mark,
+                decision: self.rec.mark(),
+            };
+            let found = match self.decide(state, &d, mode, marks, lv, outer.as_deref_mut())? {
+                Verdict::Done(r) => return Ok(Pass::Done(r)),
+                Verdict::Fact(fact, v) => Some((fact, v)),
+                Verdict::Open(pairs) => {
+                    if at.j == 1 {
+                        lv.pairs[i] = pairs;
                     }
                     None
                 }
             };
-            if synchronous {
+            if mode.synchronous {
                 let end = self.rec.mark();
-                if end > seg {
-                    lv.segments.push((i, seg, end));
+                if end > marks.decision {
+                    lv.segments.push((i, marks.decision, end));
                 }
-                if let Some((fact, v)) = found {
-                    lv.found.push((i, fact, v));
-                }
+                lv.found.extend(found.map(|(fact, v)| (i, fact, v)));
                 continue;
             }
             let Some((fact, v)) = found else {
                 continue;
             };
-            match self.apply_facts(state, &[fact], level) {
+            match self.apply_facts(state, &[fact], at.level) {
                 Res::Open(_) if self.sweep => {
                     swept = Some(swept.unwrap_or(0) | v);
                     lv.known.reset(false);
@@ -505,39 +501,149 @@ impl<R: Recorder> Engine<'_, R> {
             }
         }
         if !lv.found.is_empty() {
-            self.rec.reorder(pass_mark, &mut lv.segments);
-            lv.found.sort_by_key(|f| f.0);
-            lv.facts.clear();
-            lv.facts.extend(lv.found.iter().map(|f| f.1));
-            let v = lv.found.iter().fold(0, |a, f| a | f.2);
-            return Ok(match self.apply_facts(state, &lv.facts, level) {
-                Res::Open(_) => Pass::Facts(v),
-                r => Pass::Done(r.with_via(v)),
-            });
+            return Ok(self.apply_found(state, at.level, lv, pass_mark));
         }
         Ok(swept.map_or(Pass::Nothing, Pass::Facts))
     }
 
-    /// [`Engine::test`], unless `skip` is on and `lv.known` or the end pool's ends inside the
-    /// state (`lv.inside`) already show the branch open; an open result is then noted in
+    /// Sets a pass up at `at` in `state`: its mode, the known-open notes, the depth-1 results
+    /// shared with another analysis, the end pool's ends inside `state`, and the pair table.
+    fn start_pass(&mut self, state: &Grid, at: At, lv: &mut Level) -> PassMode {
+        let synchronous = self.opts.schedule == Schedule::Synchronous && !self.sweep;
+        // Answering branches known to be open without propagating is exact where tests are
+        // monotone: at j = 1, and in every pass of a sweep. The pair counts that j = 2 orders by
+        // are then computed only if a j = 2 pass comes (see `count_skipped_pairs`).
+        let skip = self.sweep || at.j == 1;
+        lv.known.reset(!self.sweep);
+        // Pair decisions' notes (kept per cell) are only asked about in a pass that skips.
+        let watch = skip && !self.sweep;
+        if watch {
+            lv.known.watch(&lv.decisions);
+        }
+        self.shared_state = match self.shared.as_deref_mut() {
+            Some(shared) if at.j == 1 && !self.sweep => shared.state(state),
+            _ => None,
+        };
+        if watch && self.pooling() {
+            // Open ends found elsewhere below the enclosing pass's state that lie inside this
+            // state answer this pass's branches as well as its own ends do.
+            self.pool.find_inside(state, &mut lv.inside);
+        }
+        // Hypotheses of one pass start from one state (a sweep changes it as it goes).
+        let share = at.j >= 2 && !self.sweep && self.sc.pair_table;
+        let contradictions = self.sc.pair_table_contradictions;
+        lv.table
+            .reset(share.then_some(&lv.order), &lv.decisions, contradictions);
+        lv.found.clear();
+        lv.segments.clear();
+        PassMode {
+            at,
+            synchronous,
+            skip,
+            watch,
+        }
+    }
+
+    /// Tests both branches of `d` in `state` and reads the row of spec §5's table they give.
+    /// Of the lines recorded since `marks.pass`, only those the verdict needs stay when it ends
+    /// the closure.
+    fn decide(
+        &mut self,
+        state: &Grid,
+        d: &Decision,
+        mode: PassMode,
+        marks: Marks,
+        lv: &mut Level,
+        mut outer: Option<&mut Outer<'_>>,
+    ) -> Result<Verdict, Abort> {
+        let dn = self.rec.decision(d, mode.at.j, mode.at.level);
+        // Both branches are tested even when the first reaches the solution: which branch
+        // comes first can depend on the digits' names (a two-valued cell), the effort and
+        // the chain must not.
+        let first = Side {
+            decision: d,
+            which: 0,
+        };
+        let r1 = self.tested(state, first, mode, dn, lv, outer.as_deref_mut())?;
+        // The first branch's solution, which the second's test may replace.
+        let solved1 = matches!(r1, Res::Solved(..)).then_some(self.solved);
+        let mid = self.rec.mark();
+        if mode.watch {
+            // Only later decisions' branches are asked about from here on.
+            lv.known.asked(d.cell);
+        }
+        let second = Side {
+            decision: d,
+            which: 1,
+        };
+        let r2 = self.tested(state, second, mode, dn, lv, outer)?;
+        Ok(match (r1, r2) {
+            (Res::Solved(..), _) | (_, Res::Solved(..)) => {
+                // Only the solving branch's lines stay.
+                let (keep, r) = match r1 {
+                    Res::Solved(..) => {
+                        self.solved = solved1.unwrap_or(self.solved);
+                        ((marks.decision, mid), r1)
+                    }
+                    _ => ((mid, self.rec.mark()), r2),
+                };
+                let end = self.rec.mark();
+                self.rec.discard(keep.1, end);
+                self.rec.discard(marks.decision, keep.0);
+                self.rec.discard(marks.pass, marks.decision);
+                Verdict::Done(r)
+            }
+            (Res::Contradiction(a), Res::Contradiction(b)) => {
+                self.rec.discard(marks.pass, marks.decision);
+                self.rec.contradiction(d.branch(1), mode.at.level, state);
+                Verdict::Done(Res::Contradiction(a | b))
+            }
+            (Res::Contradiction(v), _) => Verdict::Fact(d.branch(1), v),
+            (_, Res::Contradiction(v)) => Verdict::Fact(d.branch(0), v),
+            (r1, r2) => Verdict::Open(open_pairs(r1).max(open_pairs(r2))),
+        })
+    }
+
+    /// Ends a synchronous pass: its facts (`lv.found`) applied together in canonical order,
+    /// their lines moved into that order.
+    fn apply_found(
+        &mut self,
+        state: &mut Grid,
+        level: usize,
+        lv: &mut Level,
+        pass_mark: usize,
+    ) -> Pass {
+        self.rec.reorder(pass_mark, &mut lv.segments);
+        lv.found.sort_by_key(|f| f.0);
+        lv.facts.clear();
+        lv.facts.extend(lv.found.iter().map(|f| f.1));
+        let v = lv.found.iter().fold(0, |a, f| a | f.2);
+        match self.apply_facts(state, &lv.facts, level) {
+            Res::Open(_) => Pass::Facts(v),
+            r => Pass::Done(r.with_via(v)),
+        }
+    }
+
+    /// [`Engine::test`], unless `mode.skip` is on and `lv.known` or the end pool's ends inside
+    /// the state (`lv.inside`) already show the branch open; an open result is then noted in
     /// `lv.known` and, when nothing records, kept in the end pool.
-    // Inlined into `pass`'s two calls per decision: on the hot path.
+    // Inlined into `decide`'s two calls: on the hot path.
     #[inline(always)]
     fn tested(
         &mut self,
         state: &Grid,
-        (d, which): (&Decision, usize),
-        at: (u8, usize),
-        (dn, skip): (R::Node, bool),
+        side: Side<'_>,
+        mode: PassMode,
+        dn: R::Node,
         lv: &mut Level,
         outer: Option<&mut Outer<'_>>,
     ) -> Result<Res, Abort> {
-        let b = d.branch(which);
-        let known = skip
+        let (b, at) = (side.branch(), mode.at);
+        let known = mode.skip
             && (self.sc.known_open && lv.known.covers(state, b)
                 || self.pooling() && self.pool.covers(&mut lv.inside, b));
-        let holds_solution = skip
-            && at.1 == 0
+        let holds_solution = mode.skip
+            && at.level == 0
             && self
                 .witness
                 .is_some_and(|w| !(w.get(b.cell) & b.values).is_empty());
@@ -547,21 +653,19 @@ impl<R: Recorder> Engine<'_, R> {
         if (known || holds_solution) && !shown {
             // Open without propagating; still a test of the method (and of the budget).
             self.tick()?;
-            let edge = [EdgeKind::First, EdgeKind::Second][which];
-            let n = self.rec.branch(dn, edge, b, at.0, at.1);
+            let n = self.rec.branch(dn, side.edge(), b, at.j, at.level);
             self.rec
-                .branch_ended(n, b, d.branch(1 - which), End::Open(0), [state, state]);
+                .branch_ended(n, b, side.other(), End::Open(0), [state, state]);
             return Ok(Res::Open(UNKNOWN_PAIRS));
         }
         let counted = self.counters;
         self.shown += u32::from(shown);
-        let r = self.test(
-            state,
-            (d, which),
-            at,
-            dn,
-            (&mut lv.reuse, &mut lv.table, outer),
-        );
+        let caches = Caches {
+            reuse: &mut lv.reuse,
+            table: &mut lv.table,
+            outer,
+        };
+        let r = self.test(state, side, at, dn, caches);
         if shown {
             // Not counted, and not noted: the unrecorded run knows nothing of it.
             self.shown -= 1;
@@ -571,7 +675,7 @@ impl<R: Recorder> Engine<'_, R> {
             return Ok(r);
         }
         let r = r?;
-        if skip && matches!(r, Res::Open(_)) {
+        if mode.skip && matches!(r, Res::Open(_)) {
             if self.sc.known_open {
                 lv.known.note(state, &self.last_open);
             }
@@ -582,113 +686,93 @@ impl<R: Recorder> Engine<'_, R> {
         Ok(r)
     }
 
-    /// `test(state, branch, j)` (spec §5): apply branch `which` of `d`, propagate; at `j > 1`
-    /// run the closure inside (a hypothesis). `at` is `(j, level)`.
+    /// `test(state, branch, j)` (spec §5): apply the branch and propagate; an open end at
+    /// `j > 1` is a hypothesis, whose closure at `j - 1` decides the result.
     // Inlined into `tested` and `depth_first_in`: on the hot path.
     #[inline(always)]
     fn test(
         &mut self,
         state: &Grid,
-        (d, which): (&Decision, usize),
-        (j, level): (u8, usize),
+        side: Side<'_>,
+        at: At,
         dn: R::Node,
-        (reuse, table, outer): (&mut Reuse, &mut PairTable, Option<&mut Outer<'_>>),
+        mut caches: Caches<'_, '_>,
     ) -> Result<Res, Abort> {
         self.tick()?;
-        let (b, other) = (d.branch(which), d.branch(1 - which));
-        let edge = [EdgeKind::First, EdgeKind::Second][which];
-        let n = self.rec.branch(dn, edge, b, j, level);
-        let bit: Via = match d.origin {
-            Origin::ConstraintPair { .. } => 1 << level.min(15),
+        let (b, other) = (side.branch(), side.other());
+        let n = self.rec.branch(dn, side.edge(), b, at.j, at.level);
+        let bit: Via = match side.decision.origin {
+            Origin::ConstraintPair { .. } => 1 << at.level.min(15),
             _ => 0,
         };
-        // The branch's position is worked on in `last_open` (no copy out for the usual open
-        // result of a depth-1 test).
+        let outcome = self.propagate_branch(state, side, at.j, &mut caches);
+        let g = &self.last_open;
+        let (end, res) = match outcome {
+            Outcome::Contradiction(_) => (End::Ctr, Res::Contradiction(bit)),
+            Outcome::Solved if self.opts.proof == Proof::Solution => {
+                self.solved = *g;
+                (End::Sol, Res::Solved(bit))
+            }
+            Outcome::Solved => (End::Open(0), Res::Open(0)),
+            Outcome::Open if at.j == 1 => {
+                let pairs = Self::pairs(g, self.count_pairs);
+                (End::Open(pairs), Res::Open(pairs))
+            }
+            Outcome::Open => return self.hypothesis(side, at, n, bit, caches),
+        };
+        self.rec.branch_ended(n, b, other, end, [state, g]);
+        Ok(res)
+    }
+
+    /// Applies the branch of `side` to `state` and propagates, into `self.last_open` (no copy
+    /// out for the usual open result of a depth-1 test), from a cached end where one is valid.
+    #[inline(always)]
+    fn propagate_branch(
+        &mut self,
+        state: &Grid,
+        side: Side<'_>,
+        j: u8,
+        caches: &mut Caches<'_, '_>,
+    ) -> Outcome {
         let prop = Prop::new(self.opts, &self.bases, self.sc.value_boards);
         let g = &mut self.last_open;
-        let outcome = if j == 1 {
+        let pick = (side.decision, side.which);
+        if j == 1 {
             let shared = self.shared.as_deref_mut().zip(self.shared_state);
-            reuse.propagate_sharing(state, (d, which), outer, prop, g, shared)
+            let outer = caches.outer.as_deref_mut();
+            caches
+                .reuse
+                .propagate_sharing(state, pick, outer, prop, g, shared)
         } else if self.sc.reuse_hypotheses {
             // The branch's last end in this closure (its j = 1 test in this state, or in a
             // larger one after a sweep's facts or in the depth-first walk), intersected with the
             // state, is a valid start: the same open result. A contradiction found that way can
             // leave another position, which only a recorded chain would show.
-            reuse.propagate(state, (d, which), None, prop, g)
+            caches.reuse.propagate(state, pick, None, prop, g)
         } else {
+            let b = side.branch();
             *g = *state;
             b.apply(g);
             prop.from(g, b.cell, state)
-        };
-        let solution_proves = self.opts.proof == Proof::Solution;
-        let g = &self.last_open;
-        match outcome {
-            Outcome::Contradiction(_) => {
-                self.rec.branch_ended(n, b, other, End::Ctr, [state, g]);
-                return Ok(Res::Contradiction(bit));
-            }
-            Outcome::Solved if solution_proves => {
-                self.rec.branch_ended(n, b, other, End::Sol, [state, g]);
-                self.solved = *g;
-                return Ok(Res::Solved(bit));
-            }
-            Outcome::Solved => {
-                self.rec.branch_ended(n, b, other, End::Open(0), [state, g]);
-                return Ok(Res::Open(0));
-            }
-            Outcome::Open => {}
         }
-        if j == 1 {
-            let pairs = Self::pairs(g, self.count_pairs);
-            self.rec
-                .branch_ended(n, b, other, End::Open(pairs), [state, g]);
-            return Ok(Res::Open(pairs));
-        }
-        let mut g = *g;
+    }
+
+    /// A hypothesis (spec §5, `j > 1`): the branch's open end, `self.last_open`, worked out by
+    /// the closure at `j - 1` one level deeper. Its result, with the constraint-pair level
+    /// `bit`; an open one leaves the position after the facts found inside in `last_open`.
+    fn hypothesis(
+        &mut self,
+        side: Side<'_>,
+        at: At,
+        n: R::Node,
+        bit: Via,
+        caches: Caches<'_, '_>,
+    ) -> Result<Res, Abort> {
+        let mut g = self.last_open;
         self.counters.hypotheses += 1;
-        let mark = self.rec.open(n, b, &g);
-        let key = MemoKey::new(g, j, level as u8);
-        let remembered = if self.sc.memo {
-            self.memo.recall(&key, self.counters, &self.opts.budget)
-        } else {
-            None
-        };
-        let inner = match remembered {
-            Some(w) => {
-                // The same position at the same depth and level has been worked out before:
-                // the same result and, counted as if made again, the same effort.
-                self.counters.tests += w.tests;
-                self.counters.hypotheses += w.hypotheses;
-                self.counters.facts += w.facts;
-                // Where the closure ended is read even after a solution when only
-                // contradictions prove (the branch is open then, and its end is noted).
-                g = w.end;
-                if let Res::Solved(_) = w.res {
-                    self.solved = w.solved;
-                }
-                w.res
-            }
-            None => {
-                let before = self.counters;
-                let inner = match self.opts.walk {
-                    Walk::BreadthFirst => {
-                        let outer = Outer {
-                            reuse,
-                            pairs: table.on().then_some((table, branch_key(d, which))),
-                        };
-                        self.closure(&mut g, j - 1, level + 1, Some(outer))?
-                    }
-                    Walk::DepthFirst => self.depth_first(&mut g, j - 1, level + 1)?,
-                };
-                if self.sc.memo {
-                    self.memo
-                        .keep(key, inner, (g, self.solved), before, self.counters);
-                }
-                inner
-            }
-        };
-        let res = match inner {
-            Res::Solved(v) if solution_proves => Res::Solved(v | bit),
+        let mark = self.rec.open(n, side.branch(), &g);
+        let res = match self.closure_inside(&mut g, side, at, caches)? {
+            Res::Solved(v) if self.opts.proof == Proof::Solution => Res::Solved(v | bit),
             Res::Solved(..) => Res::Open(0),
             Res::Contradiction(v) => Res::Contradiction(v | bit),
             open => open,
@@ -699,15 +783,63 @@ impl<R: Recorder> Engine<'_, R> {
             Res::Solved(..) => End::Sol,
             Res::Open(_) => End::Open(pairs),
         };
-        self.rec.close(n, mark, other, end, &g);
+        self.rec.close(n, mark, side.other(), end, &g);
         Ok(match res {
             Res::Open(_) => {
-                // The position after the facts found inside the hypothesis.
                 self.last_open = g;
                 Res::Open(pairs)
             }
             r => r,
         })
+    }
+
+    /// The closure at `at.j - 1` inside a hypothesis' start `g` (left where it ends), or the
+    /// memo's record of the same position at the same depth and level: the same result and,
+    /// counted as if made again, the same effort.
+    fn closure_inside(
+        &mut self,
+        g: &mut Grid,
+        side: Side<'_>,
+        at: At,
+        caches: Caches<'_, '_>,
+    ) -> Result<Res, Abort> {
+        let key = MemoKey::new(*g, at.j, at.level as u8);
+        let remembered = if self.sc.memo {
+            self.memo.recall(&key, self.counters, &self.opts.budget)
+        } else {
+            None
+        };
+        if let Some(w) = remembered {
+            self.counters.tests += w.tests;
+            self.counters.hypotheses += w.hypotheses;
+            self.counters.facts += w.facts;
+            // Where the closure ended is read even after a solution when only
+            // contradictions prove (the branch is open then, and its end is noted).
+            *g = w.end;
+            if let Res::Solved(_) = w.res {
+                self.solved = w.solved;
+            }
+            return Ok(w.res);
+        }
+        let before = self.counters;
+        let (k, level) = (at.j - 1, at.level + 1);
+        let inner = match self.opts.walk {
+            Walk::BreadthFirst => {
+                let table = caches.table;
+                let key = branch_key(side.decision, side.which);
+                let outer = Outer {
+                    reuse: caches.reuse,
+                    pairs: table.on().then_some((table, key)),
+                };
+                self.closure(g, k, level, Some(outer))?
+            }
+            Walk::DepthFirst => self.depth_first(g, k, level)?,
+        };
+        if self.sc.memo {
+            self.memo
+                .keep(key, inner, (*g, self.solved), before, self.counters);
+        }
+        Ok(inner)
     }
 
     /// Fills in the pair counts of the decisions whose branches a j = 1 pass answered open
@@ -808,8 +940,16 @@ impl<R: Recorder> Engine<'_, R> {
                 let d = lv.decisions[i];
                 let dn = self.rec.decision(&d, k, level);
                 for which in 0..2 {
-                    let parts = (&mut lv.reuse, &mut lv.table, None);
-                    match self.test(state, (&d, which), (k, level), dn, parts)? {
+                    let side = Side {
+                        decision: &d,
+                        which,
+                    };
+                    let caches = Caches {
+                        reuse: &mut lv.reuse,
+                        table: &mut lv.table,
+                        outer: None,
+                    };
+                    match self.test(state, side, At { j: k, level }, dn, caches)? {
                         Res::Open(_) => {}
                         Res::Contradiction(v) => {
                             let fact = d.branch(1 - which);
@@ -857,4 +997,11 @@ fn open_pairs(r: Res) -> u8 {
         Res::Open(p) => p,
         _ => 0,
     }
+}
+
+/// Whether both branches of `d` still leave a value in its cell in `state`.
+#[inline]
+fn both_branches_open(state: &Grid, d: &Decision) -> bool {
+    let now = state.get(d.cell);
+    !(now & d.first).is_empty() && !(now & d.rest).is_empty()
 }

@@ -30,6 +30,25 @@
 //! few cells; [`run_meet`] from the state, for a grid that is the state intersected with such an
 //! end, the subset rules looking first only at the units where both lost something (the others
 //! are as in one of two fixpoints).
+//!
+//! The boards and counts, per value `d` (index `d`, for value `d + 1`):
+//!
+//! ```text
+//! boards[d]: u128, one bit per cell, row by row; bit i set when cell i may take d + 1
+//!   bit   0  1  2 ..  8 |  9 10 .. 17 | .. | 72 .. 80 | 81 .. 127
+//!   cell  A1 B1 C1 .. I1 | A2 B2 .. I2 | .. | A9 .. I9 | always zero
+//!
+//! counts[d]: u128, one 4-bit nibble per unit; nibble u is bits 4u .. 4u + 3
+//!   nibble  0 .. 8             9 .. 17          18 .. 26            27 .. 31
+//!   unit    blocks, row-major  rows 1 .. 9      columns A .. I      always zero
+//!   value   the cells of the unit that may take d + 1 (0 .. 9); in a search, 8 is added
+//!           where d + 1 is placed in the unit (bit 3 set: the unit passes every check)
+//!
+//! solved: u128, laid out as a board; bit i set when cell i has one value left
+//! ```
+//!
+//! [`leave`] and [`enter`] keep a board and its counts in step when one value leaves or enters
+//! one cell; indices 9 .. 15 of both arrays are padding and stay zero.
 
 use super::{subsets, Cells, Contradiction, Outcome, Profile, Rule, State, Stats, CELL_UNITS};
 use crate::bits::{nonzero_lanes, once_and_twice, ones, pop_lowest};

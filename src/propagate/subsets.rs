@@ -8,8 +8,26 @@
 //!
 //! With the default profile, a unit missing from the table of units known to hold no subset is
 //! first checked for all pairs, triples and quads of bits at once (bit-sliced counts of the items
-//! each one holds, from tables), and the search runs only where a subset may act (about one unit
-//! in ten).
+//! each one holds, from tables), and the search runs only where a subset may act (most units
+//! are let through without a search).
+//!
+//! That fast path works on a unit's *key*: its nine candidate masks `m0 .. m8` (in the order of
+//! [`Unit::cells`]) packed into one `u128`, ten bits a field, six fields in the low half and
+//! three in the high one ([`key_of`]):
+//!
+//! ```text
+//! bit    127 .. 94 | 93..84 | 83..74 | 73..64 || 63..60 | 59..50 | 49..40 | .. | 19..10 | 9..0
+//! field  zero      |   m8   |   m7   |   m6   || zero   |   m5   |   m4   | .. |   m1   |  m0
+//!
+//! one field: bit 9 always clear (a guard the field-wise subtractions borrow into)
+//!            bits 8 .. 0 the cell's candidates, bit d for value d + 1
+//! ```
+//!
+//! The key is the unit's entry in the table of units known to hold no subset, and the filters
+//! read it field-wise (all fields at once): the open cells ([`open_cells`]), the cells with
+//! more than `k` values ([`cells_over`]), the values of the open or solved cells
+//! ([`values_in`]), the values with few places ([`few_places`]), one value's places
+//! ([`places_of`]) and the bit-matrix transpose of the key ([`transpose`]).
 
 use super::{Contradiction, State, Stats, Step};
 use crate::bits::{once_and_twice, ones};
