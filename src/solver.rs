@@ -33,12 +33,9 @@ use crate::grid::{Candidates, Cell, Grid};
 use std::fmt;
 use std::time::Instant;
 
-/// The default node budget of [`SolveLimits`]: over 1000 times the most nodes a corpus puzzle
-/// needs. Measured over every puzzle of `../shared/corpora` (top95, hardest, magictour-top1465,
-/// forum-hardest-1106, forum-hardest-1905-11plus, tarek-pearly6000, unbiased-1000, sudoku17):
-/// at most 1,375 nodes (forum-hardest-1905-11plus; 1,049 in forum-hardest-1106, 227 in
-/// magictour-top1465), 0.2–1.6 µs a node: a few seconds at most (0.4 s on the hostile grid of
-/// issue 10, which takes 26 s to refute without a limit).
+/// The default node budget of [`SolveLimits`]: over 1000 times the most nodes any puzzle of
+/// `../shared/corpora` needs (1,375), so only hostile grids meet it (BENCHMARKS.md has the
+/// survey and the time a node takes).
 pub const DEFAULT_MAX_NODES: u64 = 2_000_000;
 
 /// How often (in nodes) a search with a deadline reads the clock.

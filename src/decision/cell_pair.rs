@@ -31,7 +31,7 @@ pub(super) fn generate(grid: &Grid, sets: &Sets, listed: &mut Listed, out: &mut 
 }
 
 /// Calls `f` on the cells of `set` (a raw cell-set mask) in row-major order, a 64-bit half at a
-/// time (fewer instructions than 128-bit steps).
+/// time.
 #[inline(always)]
 fn each_cell(set: u128, mut f: impl FnMut(Cell)) {
     let _ = each_bit(set, |i| {
