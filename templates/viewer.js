@@ -76,3 +76,69 @@
     window.addEventListener("load", fromLocation);
   }
 }());
+
+// The moves of a line's derivation, one at a time: each picture of the proof by contradiction
+// has one SVG group per move (class "move", data-move its number) and its contradiction (class
+// "end"); move k shows the groups up to k, the contradiction at the last move. "," and "." step
+// the selected line (the last one clicked, the first to begin with). Without JavaScript every
+// move is drawn and listed.
+(function () {
+  "use strict";
+  var boxes = document.querySelectorAll("#contradiction-proof .derivation[data-moves]");
+  if (boxes.length === 0) { return; }
+  var hint = document.querySelector("#contradiction-proof .move-keys");
+  if (hint) { hint.hidden = false; }
+  var selected = null;
+
+  function stepper(box) {
+    var total = parseInt(box.getAttribute("data-moves"), 10);
+    var groups = box.querySelectorAll("svg .move");
+    var ends = box.querySelectorAll("svg .end");
+    var items = box.querySelectorAll("ol.moves li.move");
+    var counter = box.querySelector(".move-counter");
+    var prev = box.querySelector("button.move-prev");
+    var next = box.querySelector("button.move-next");
+    var state = { box: box, at: 0 };
+    function show(k) {
+      var i;
+      state.at = Math.max(0, Math.min(total, k));
+      for (i = 0; i < groups.length; i++) {
+        var n = parseInt(groups[i].getAttribute("data-move"), 10);
+        groups[i].classList.toggle("later", n > state.at);
+        groups[i].classList.toggle("now", n === state.at);
+      }
+      for (i = 0; i < ends.length; i++) {
+        ends[i].classList.toggle("later", state.at < total);
+      }
+      for (i = 0; i < items.length; i++) {
+        var m = parseInt(items[i].getAttribute("data-move"), 10);
+        items[i].classList.toggle("now", m === state.at || (state.at === total && m === total + 1));
+      }
+      counter.textContent = "move " + state.at + " of " + total;
+      prev.disabled = state.at === 0;
+      next.disabled = state.at === total;
+    }
+    state.show = show;
+    box.querySelector(".move-controls").hidden = false;
+    prev.addEventListener("click", function () { select(state); show(state.at - 1); });
+    next.addEventListener("click", function () { select(state); show(state.at + 1); });
+    box.closest("li").addEventListener("click", function () { select(state); });
+    show(0);
+    return state;
+  }
+  function select(state) {
+    if (selected) { selected.box.closest("li").classList.remove("selected"); }
+    selected = state;
+    selected.box.closest("li").classList.add("selected");
+  }
+  var states = [];
+  for (var i = 0; i < boxes.length; i++) { states.push(stepper(boxes[i])); }
+  select(states[0]);
+  document.addEventListener("keydown", function (ev) {
+    if (ev.defaultPrevented || ev.altKey || ev.ctrlKey || ev.metaKey) { return; }
+    var t = ev.target && ev.target.tagName;
+    if (t === "INPUT" || t === "TEXTAREA" || t === "SELECT") { return; }
+    if (ev.key === ".") { selected.show(selected.at + 1); ev.preventDefault(); }
+    else if (ev.key === ",") { selected.show(selected.at - 1); ev.preventDefault(); }
+  });
+}());

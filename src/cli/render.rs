@@ -10,7 +10,7 @@ use clap::{Args, Subcommand};
 use hdp::engine::pair_analysis_tree;
 use hdp::engine::{Analysis, Budget, Options, PairAnalysis, Recording};
 use hdp::format::{apply_context, Puzzle};
-use hdp::render::steps::{pictures, selected};
+use hdp::render::steps::{explained_pictures, selected};
 use hdp::render::{
     grid_svg, index_html, index_order, is_report_file, report, tree_svg_view, with_nav, Expand,
     GridStyle, IndexEntry, Link, Nav, TreeView,
@@ -438,7 +438,17 @@ pub fn run_render(a: &RenderArgs, out: &mut Output) -> anyhow::Result<i32> {
             };
             let drawn = lines.len().min(*max_steps);
             files::make_output_dir(output)?;
-            let pictures = pictures(&analysis, &lines[..drawn]);
+            // A DIS line is drawn with the moves of its derivation (worked out by the library
+            // for the lines drawn only).
+            let chain: Vec<_> = lines[..drawn].iter().map(|l| l.line.clone()).collect();
+            let derivations = hdp::derivation::derive_lines(
+                &analysis.puzzle,
+                &chain,
+                &analysis.options.profile,
+                &hdp::derivation::Limits::default(),
+            );
+            let explained: Vec<_> = derivations.iter().map(Option::as_ref).collect();
+            let pictures = explained_pictures(&analysis, &lines[..drawn], &explained);
             // Step pictures of an earlier run that this one does not draw again go: a re-used
             // folder shows this run only (other files stay).
             for stale in files::regular_files(output)? {
@@ -525,10 +535,7 @@ fn write_report(
     for (name, content) in &r.files {
         files::write_file(&dir.join(name), content.as_bytes())?;
     }
-    Ok(r.files
-        .iter()
-        .filter(|(name, _)| name.starts_with("steps/"))
-        .count())
+    Ok(r.pictures)
 }
 
 /// The files of an older report in `dir` (relative, `/`-separated): the regular files whose

@@ -2,8 +2,12 @@
 //! the candidates a step removed (struck through in red), and the reason of a contradiction (the
 //! empty cell, or the unit and the cells that clash, in the contradiction colours). Every grid
 //! has its coordinates in the margin: columns A–I across the top, rows 1–9 down the left.
+//! [`derivation_svg`] draws a line's derivation over the position its hypothesis makes (the
+//! overlay is `moves.rs`).
 
+use super::moves::{self, overlay};
 use super::{colours, svg_document};
+use crate::derivation::Derivation;
 use crate::explain::{Conflict, Reason};
 use crate::grid::{Cell, CellSet, Digit, Grid, Unit};
 use svg::node::element::{Group, Line, Rectangle, Text, Title};
@@ -49,23 +53,64 @@ pub fn contradiction_marks(reason: &Reason, grid: &Grid) -> (CellSet, Option<Uni
     }
 }
 
-const CELL: f64 = 48.0;
-const MARGIN: f64 = 16.0;
+/// The side of a cell.
+pub(super) const CELL: f64 = 48.0;
+/// The margin around the grid (where the coordinates are).
+pub(super) const MARGIN: f64 = 16.0;
 /// The height of the title band.
 const TITLE: f64 = 28.0;
 /// The most characters of a title drawn in the band (16 px bold over the grid's width); the
 /// SVG's `<title>` keeps all of it.
 const TITLE_CHARS: usize = 46;
 
+/// The centre of the pencil mark of `digit` in `cell`.
+pub(super) fn slot(cell: Cell, digit: Digit) -> (f64, f64) {
+    let i = digit.index();
+    (
+        MARGIN + cell.col() as f64 * CELL + CELL * (i % 3) as f64 / 3.0 + CELL / 6.0,
+        MARGIN + cell.row() as f64 * CELL + CELL * (i / 3) as f64 / 3.0 + CELL / 6.0,
+    )
+}
+
 /// Draws `grid`.
 pub fn grid_svg(grid: &Grid, style: &GridStyle) -> String {
+    draw(grid, style, None)
+}
+
+/// Draws the derivation `d` of a line over the position its hypothesis (and the facts beside
+/// it) makes of its start: the hypothesis cell outlined, each move numbered on its pattern's
+/// cell (class `move`, attribute `data-move`), the values it places as large digits, the
+/// candidates it removes struck with its number, an arrow from every move it rests on, and the
+/// contradiction marked (class `end`); the contradiction is written under the grid, and a
+/// legend. `style.removed` and `style.contradiction` are not used (the moves say what changes).
+pub fn derivation_svg(d: &Derivation, style: &GridStyle) -> String {
+    let style = GridStyle {
+        removed: None,
+        contradiction: None,
+        ..style.clone()
+    };
+    draw(&d.assumed(), &style, Some(d))
+}
+
+/// Draws `grid`, with the moves of `derivation` over it when given.
+fn draw(grid: &Grid, style: &GridStyle, derivation: Option<&Derivation>) -> String {
     let size = 9.0 * CELL;
     let caption_lines = style.caption.as_deref().map(wrap).unwrap_or_default();
-    let why_lines = style
-        .contradiction
-        .map(|r| wrap(&format!("why: {r}")))
-        .unwrap_or_default();
-    let extra = if why_lines.is_empty() { 0.0 } else { 24.0 };
+    let why_lines = match derivation {
+        Some(d) => d
+            .contradiction()
+            .map(|c| wrap(&format!("contradiction: {c}")))
+            .unwrap_or_default(),
+        None => style
+            .contradiction
+            .map(|r| wrap(&format!("why: {r}")))
+            .unwrap_or_default(),
+    };
+    let extra = match (derivation, why_lines.is_empty()) {
+        (Some(_), _) => 42.0,
+        (None, true) => 0.0,
+        (None, false) => 24.0,
+    };
     let height =
         size + 2.0 * MARGIN + (caption_lines.len() + why_lines.len()) as f64 * 16.0 + extra;
     let mut doc = svg_document(size + 2.0 * MARGIN, height);
@@ -80,6 +125,10 @@ pub fn grid_svg(grid: &Grid, style: &GridStyle) -> String {
         );
     }
     doc = doc.add(shade);
+    let layers = derivation.map(overlay);
+    if let Some(l) = &layers {
+        doc = doc.add(l.under.clone());
+    }
     let (ctr_fill, ctr_stroke) = colours("ctr");
     let marked = style.contradiction.map(|r| contradiction_marks(&r, grid));
     if let Some((cells, _)) = &marked {
@@ -164,8 +213,8 @@ pub fn grid_svg(grid: &Grid, style: &GridStyle) -> String {
             }
             continue;
         }
-        if now == crate::grid::Candidates::ALL {
-            continue; // an untouched empty cell: no marks
+        if now == crate::grid::Candidates::ALL && derivation.is_none() {
+            continue; // an untouched empty cell: no marks (a derivation may strike them)
         }
         for d in Digit::all() {
             let (has, had) = (now.contains(d), before.contains(d));
@@ -192,6 +241,9 @@ pub fn grid_svg(grid: &Grid, style: &GridStyle) -> String {
     }
     let digits = Group::new().add(givens).add(derived).add(marks).add(gone);
     doc = doc.add(lines).add(coordinates()).add(digits).add(struck);
+    if let Some(l) = layers {
+        doc = doc.add(l.over);
+    }
     if let Some((_, Some(unit))) = &marked {
         let (mut c0, mut r0, mut c1, mut r1) = (8, 8, 0, 0);
         for c in unit.cells() {
@@ -228,8 +280,11 @@ pub fn grid_svg(grid: &Grid, style: &GridStyle) -> String {
         }
         doc = doc.add(g);
     }
+    let top = MARGIN + size + 14.0 + 16.0 * caption_lines.len() as f64;
+    if derivation.is_some() {
+        doc = doc.add(moves::legend(top + 16.0 * why_lines.len() as f64 - 4.0));
+    }
     if !why_lines.is_empty() {
-        let top = MARGIN + size + 14.0 + 16.0 * caption_lines.len() as f64;
         let mut g = Group::new()
             .set("class", "contradiction-reason")
             .set(
@@ -245,9 +300,10 @@ pub fn grid_svg(grid: &Grid, style: &GridStyle) -> String {
                     .set("y", top + 16.0 * i as f64),
             );
         }
-        doc = doc
-            .add(g)
-            .add(legend(top + 16.0 * why_lines.len() as f64 - 4.0));
+        doc = doc.add(g);
+        if derivation.is_none() {
+            doc = doc.add(legend(top + 16.0 * why_lines.len() as f64 - 4.0));
+        }
     }
     match &style.title {
         None => doc.to_string(),

@@ -3,16 +3,17 @@
 //! and trees; they never run the engine, and they return strings (no I/O).
 
 pub mod grid;
+mod moves;
 pub mod report;
 pub mod steps;
 pub mod tree;
 
-pub use grid::{contradiction_marks, grid_svg, GridStyle};
+pub use grid::{contradiction_marks, derivation_svg, grid_svg, GridStyle};
 pub use report::{
     index_html, index_order, is_report_file, report, with_nav, IndexEntry, Link, Nav, RenderError,
     Report,
 };
-pub use steps::steps_svgs;
+pub use steps::{explained_pictures, steps_svgs};
 pub use tree::{
     layout, layout_view, tree_svg, tree_svg_view, Expand, Layout, NodeBox, Panel, RowLabel,
     TreeStyle, TreeView,

@@ -4,7 +4,7 @@
 //! compared.
 
 use super::grid::{grid_svg, GridStyle};
-use super::steps::{pictures, selected};
+use super::steps::{draws_moves, explained_pictures, pictures, selected};
 use super::tree::{tree_svg, TreeStyle};
 use crate::engine::pair_analysis_tree;
 use crate::engine::{Analysis, TracedLine};
@@ -23,6 +23,9 @@ pub struct Report {
     pub index_html: String,
     /// `(relative path, content)` of every SVG the page uses.
     pub files: Vec<(String, String)>,
+    /// The step pictures drawn, in files (`steps/`) or inline (a derivation's, which the viewer
+    /// steps through): what `max_steps` bounds.
+    pub pictures: usize,
 }
 
 struct VariantView {
@@ -80,11 +83,35 @@ struct StepView {
     reason: String,
 }
 
-/// A line of the proof by contradiction: its step view and its derivation's lines (the
-/// hypothesis, each numbered move, the end), as `hdp chain --explain` writes them.
+/// A line of the proof by contradiction: its step view, its picture inline (empty past
+/// `--max-steps`), the number of moves the picture can step through (0 when it does not draw
+/// them) and its derivation's lines (the hypothesis, each numbered move, the end), as
+/// `hdp chain --explain` writes them.
 struct ExplainedView {
     step: StepView,
-    moves: Vec<String>,
+    svg: String,
+    stepped: usize,
+    moves: Vec<MoveView>,
+}
+
+/// A line of a derivation's text: `n` is 0 for the hypothesis, the move's number, or the
+/// number of moves plus one for the end.
+struct MoveView {
+    n: usize,
+    text: String,
+}
+
+/// The lines of `d`'s text, each with its move number.
+fn move_views(d: &crate::derivation::Derivation) -> Vec<MoveView> {
+    let head = usize::from(d.hypothesis.is_some() || !d.facts.is_empty());
+    d.to_string()
+        .lines()
+        .enumerate()
+        .map(|(j, m)| MoveView {
+            n: j + 1 - head,
+            text: m.trim().to_string(),
+        })
+        .collect()
 }
 
 /// A link in a report's header.
@@ -266,36 +293,29 @@ pub fn report(input: &ReportInput, max_steps: usize, nav: &Nav) -> Result<Report
                 lines.len()
             );
             let traced: Vec<&TracedLine> = lines.iter().map(|l| &l.traced).collect();
-            let mut drawn = pictures(full, &traced[..ctr_drawn]).into_iter();
+            let derivations: Vec<_> = lines.iter().map(|l| l.derivation.as_ref()).collect();
+            // Inline, so that the viewer can show a picture up to a move.
+            let mut drawn =
+                explained_pictures(full, &traced[..ctr_drawn], &derivations[..ctr_drawn])
+                    .into_iter();
             for (i, l) in lines.iter().enumerate() {
                 let mut caption = l.traced.line.clone();
                 caption.position = None;
-                let file = match drawn.next() {
-                    Some((name, svg)) => {
-                        let file = format!("steps/step-ctr-{}", &name["step-".len()..]);
-                        files.push((file.clone(), svg));
-                        file
-                    }
-                    None => String::new(),
+                let svg = drawn.next().map(|(_, svg)| svg).unwrap_or_default();
+                let stepped = match &l.derivation {
+                    Some(d) if !svg.is_empty() && draws_moves(&l.traced, d) => d.moves.len(),
+                    _ => 0,
                 };
-                let moves = l
-                    .derivation
-                    .as_ref()
-                    .map(|d| {
-                        d.to_string()
-                            .lines()
-                            .map(|m| m.trim().to_string())
-                            .collect()
-                    })
-                    .unwrap_or_default();
                 ctr_lines.push(ExplainedView {
                     step: StepView {
                         n: i + 1,
-                        file,
+                        file: String::new(),
                         reason: LineView::of(&caption).reason,
                         caption: caption.to_string(),
                     },
-                    moves,
+                    svg,
+                    stepped,
+                    moves: l.derivation.as_ref().map(move_views).unwrap_or_default(),
                 });
             }
         }
@@ -465,7 +485,11 @@ pub fn report(input: &ReportInput, max_steps: usize, nav: &Nav) -> Result<Report
         tree_note,
     };
     let index_html = page.render().map_err(|e| RenderError(e.to_string()))?;
-    Ok(Report { index_html, files })
+    Ok(Report {
+        index_html,
+        files,
+        pictures: ctr_drawn + proof_drawn + drawn,
+    })
 }
 
 /// Whether `path` (relative to a report's folder, `/`-separated) names a file a report writes:

@@ -1,9 +1,12 @@
 //! One grid picture per step of the steps chain (STA, HYP, DIS, PRF; INC too when there are few
 //! steps), captioned with the chain line: the illustrated chain of the source document. A line
-//! with a reason is drawn in the position where its contradiction shows, marked.
+//! with a reason is drawn in the position where its contradiction shows, marked. A `DIS` line
+//! given its derivation (computed by the library, [`crate::derivation`]) is drawn with its moves
+//! instead: [`explained_pictures`].
 
-use super::grid::{grid_svg, GridStyle};
+use super::grid::{derivation_svg, grid_svg, GridStyle};
 use crate::chain::Marker;
+use crate::derivation::{Derivation, End};
 use crate::engine::{Analysis, TracedLine};
 
 /// Steps past this count leave out INC lines.
@@ -33,6 +36,23 @@ pub fn steps_svgs(analysis: &Analysis) -> Vec<(String, String)> {
 
 /// `(file name, SVG)` for the given lines of `analysis`.
 pub fn pictures(analysis: &Analysis, lines: &[&TracedLine]) -> Vec<(String, String)> {
+    explained_pictures(analysis, lines, &[])
+}
+
+/// Whether the picture of `line` with its derivation `d` draws the moves: a `DIS` line whose
+/// derivation ends in a contradiction.
+pub(super) fn draws_moves(line: &TracedLine, d: &Derivation) -> bool {
+    line.line.marker == Marker::Dis && matches!(d.end, End::Contradiction(_))
+}
+
+/// `(file name, SVG)` for the given lines of `analysis`; `derivations[i]`, when present, is the
+/// derivation of `lines[i]`: a `DIS` line ending in a contradiction is then drawn with its moves
+/// ([`derivation_svg`]), every other line as [`pictures`] draws it.
+pub fn explained_pictures(
+    analysis: &Analysis,
+    lines: &[&TracedLine],
+    derivations: &[Option<&Derivation>],
+) -> Vec<(String, String)> {
     let mut previous = analysis.start;
     let mut out = Vec::with_capacity(lines.len());
     for (i, l) in lines.iter().enumerate() {
@@ -47,7 +67,16 @@ pub fn pictures(analysis: &Analysis, lines: &[&TracedLine]) -> Vec<(String, Stri
             ..GridStyle::default()
         };
         let name = format!("step-{i:03}-{}.svg", l.line.marker.as_str().to_lowercase());
-        out.push((name, grid_svg(&l.conflict.unwrap_or(l.grid), &style)));
+        let explained = derivations
+            .get(i)
+            .copied()
+            .flatten()
+            .filter(|d| draws_moves(l, d));
+        let svg = match explained {
+            Some(d) => derivation_svg(d, &style),
+            None => grid_svg(&l.conflict.unwrap_or(l.grid), &style),
+        };
+        out.push((name, svg));
         if matches!(l.line.marker, Marker::Sta | Marker::Prf) {
             previous = l.grid;
         }

@@ -1,8 +1,10 @@
 // The report in a real browser: Debian's headless Chromium driven by puppeteer-core (no browser
 // download). Builds the reports of Inkala's puzzle and of a deep one (line 358 of
 // tests/data/forum-hardest-1106.txt) and a small index, opens them through file://, and checks the
-// step-through viewer, the links between chain lines and steps, the collection links, the size of
-// the pencil marks, that nothing overflows the page, and that the screenshots are not blank.
+// step-through viewer, the moves of a derivation stepped one at a time, the links between chain
+// lines and steps, the collection links, the size of the pencil marks, the 18 coordinate labels
+// of every grid picture, the tree's proof path above its folded boxes, that nothing overflows the
+// page, and that the screenshots are not blank.
 //
 //   node tests/browser/report.test.js [path/to/hdp]     (default: target/release/hdp)
 "use strict";
@@ -133,6 +135,152 @@ async function pencilMarkSizes(page) {
   });
 }
 
+/// The 18 labels of a grid picture's `coords` group, as text: "ABCDEFGHI123456789" when all
+/// are there (letters across, digits down).
+function labelsOf(svgText) {
+  const m = /<g class="coords"[^>]*>([\s\S]*?)<\/g>/.exec(svgText);
+  if (!m) {
+    return "";
+  }
+  const texts = [...m[1].matchAll(/<text[^>]*>\s*([^<]*?)\s*<\/text>/g)].map((t) => t[1]);
+  return texts.filter((t) => /^[A-I]$/.test(t)).join("") + texts.filter((t) => /^[1-9]$/.test(t)).join("");
+}
+
+/// Every grid picture of the page, drawn inline or as an <img> of a file of the report, has its
+/// 18 coordinate labels. Returns how many were checked.
+async function checkGridLabels(page, dir, name) {
+  const inline = await page.$$eval("svg", (svgs) =>
+    svgs.filter((s) => s.querySelector("line") && s.querySelectorAll("rect").length >= 1).map((s) => s.outerHTML));
+  const files = await page.$$eval("img", (imgs) => imgs.map((i) => i.getAttribute("src")));
+  let grids = 0;
+  for (const svg of inline) {
+    assert.equal(labelsOf(svg), "ABCDEFGHI123456789", `${name}: an inline grid's labels`);
+    grids += 1;
+  }
+  for (const src of files) {
+    const text = fs.readFileSync(path.join(dir, src), "utf8");
+    if (src.startsWith("steps/")) {
+      assert.equal(labelsOf(text), "ABCDEFGHI123456789", `${name}: ${src}'s labels`);
+      grids += 1;
+    } else {
+      assert.equal(labelsOf(text), "", `${name}: ${src} is a tree, not a grid`);
+    }
+  }
+  assert.ok(grids >= 5, `${name}: only ${grids} grid pictures`);
+  return grids;
+}
+
+/// The state of a derivation's picture in the proof by contradiction: its counter, which move
+/// groups and contradiction groups are displayed, the current move and its list item.
+async function movesState(page, index) {
+  return page.evaluate((i) => {
+    const box = document.querySelectorAll("#contradiction-proof .derivation[data-moves]")[i];
+    const shown = (e) => getComputedStyle(e).display !== "none";
+    const groups = [...box.querySelectorAll("svg g.move")];
+    const now = groups.filter((g) => g.classList.contains("now"));
+    return {
+      total: parseInt(box.getAttribute("data-moves"), 10),
+      counter: box.querySelector(".move-counter").textContent,
+      controls: box.querySelector(".move-controls").offsetParent !== null,
+      drawn: groups.filter(shown).map((g) => parseInt(g.getAttribute("data-move"), 10)),
+      end: [...box.querySelectorAll("svg g.end")].map(shown),
+      now: now.map((g) => g.getAttribute("data-move")),
+      pattern: now.map((g) => getComputedStyle(g.querySelector(".pattern")).visibility),
+      item: [...box.querySelectorAll("ol.moves li.now")].map((li) => li.getAttribute("data-move")),
+      selected: box.closest("li").classList.contains("selected"),
+    };
+  }, index);
+}
+
+const upTo = (k) => Array.from({ length: k }, (_, i) => i + 1);
+
+/// The moves of the proof by contradiction's lines, one at a time: the buttons and the keys
+/// "," and "." of the selected line move its counter, show the move groups up to the current
+/// move (the contradiction at the last), outline the current move's pattern and mark its line
+/// in the list; the other lines do not move; ← and → still step the chain's viewer.
+async function checkMoves(page, name) {
+  const count = await page.$$eval("#contradiction-proof .derivation[data-moves]", (b) => b.length);
+  assert.ok(count >= 2, `${name}: ${count} derivation pictures to step through`);
+  // The line with the most moves, and another one.
+  const totals = await page.$$eval("#contradiction-proof .derivation[data-moves]", (bs) =>
+    bs.map((b) => parseInt(b.getAttribute("data-moves"), 10)));
+  const pick = totals.indexOf(Math.max(...totals));
+  const other = pick === 0 ? 1 : 0;
+  let s = await movesState(page, pick);
+  const total = s.total;
+  assert.ok(total >= 3, `${name}: the longest derivation has ${total} moves`);
+  assert.equal(s.counter, `move 0 of ${total}`, `${name}: starts at the hypothesis`);
+  assert.ok(s.controls, `${name}: move controls shown`);
+  assert.deepEqual(s.drawn, [], `${name}: no move drawn at the start`);
+  assert.ok(s.end.length > 0 && s.end.every((e) => !e), `${name}: contradiction hidden at the start`);
+  assert.deepEqual(s.item, ["0"], `${name}: the hypothesis is the current line of the list`);
+  const before = await movesState(page, other);
+  // Select the line by a click on its chain line, then step with the keys.
+  await page.$$eval("#contradiction-proof .derivation[data-moves]", (bs, i) =>
+    bs[i].closest("li").querySelector(".chain").scrollIntoView(), pick);
+  const lines = await page.$$("#contradiction-proof .derivation[data-moves]");
+  await (await lines[pick].evaluateHandle((b) => b.closest("li").querySelector(".chain"))).click();
+  assert.ok((await movesState(page, pick)).selected, `${name}: a click selects the line`);
+  const viewerBefore = (await viewerState(page)).counter;
+  for (let k = 1; k <= 3; k++) {
+    await page.keyboard.press(".");
+    s = await movesState(page, pick);
+    assert.equal(s.counter, `move ${k} of ${total}`, `${name}: "." ${k}`);
+    assert.deepEqual(s.drawn, upTo(k), `${name}: moves 1..${k} drawn`);
+    assert.deepEqual(s.now, [String(k)], `${name}: move ${k} is the current one`);
+    assert.deepEqual(s.pattern, ["visible"], `${name}: move ${k}'s pattern outlined`);
+    assert.deepEqual(s.item, [String(k)], `${name}: move ${k} marked in the list`);
+    assert.ok(s.end.every((e) => !e), `${name}: no contradiction before the last move`);
+  }
+  await page.keyboard.press(",");
+  s = await movesState(page, pick);
+  assert.equal(s.counter, `move 2 of ${total}`, `${name}: "," goes back`);
+  assert.deepEqual(s.drawn, upTo(2));
+  const after = await movesState(page, other);
+  assert.equal(after.selected, false, `${name}: one line selected at a time`);
+  delete after.selected;
+  delete before.selected;
+  assert.deepEqual(after, before, `${name}: the other line does not move`);
+  assert.equal((await viewerState(page)).counter, viewerBefore, `${name}: the chain's viewer does not move`);
+  // The buttons, to the last move: every move drawn, the contradiction shown, then no further.
+  const next = await lines[pick].$("button.move-next");
+  for (let k = 3; k <= total + 1; k++) {
+    await next.click();
+  }
+  s = await movesState(page, pick);
+  assert.equal(s.counter, `move ${total} of ${total}`, `${name}: the last move`);
+  assert.deepEqual(s.drawn, upTo(total), `${name}: every move drawn`);
+  assert.ok(s.end.every((e) => e), `${name}: the contradiction shown at the last move`);
+  assert.deepEqual(s.item, [String(total), String(total + 1)], `${name}: the last move and the contradiction marked`);
+  assert.equal(await lines[pick].$eval("button.move-next", (b) => b.disabled), true);
+  await (await lines[pick].$("button.move-prev")).click();
+  assert.equal((await movesState(page, pick)).counter, `move ${total - 1} of ${total}`, `${name}: back one`);
+  // ← and → step the chain's viewer, not the moves.
+  await page.keyboard.press("ArrowRight");
+  assert.equal((await movesState(page, pick)).counter, `move ${total - 1} of ${total}`);
+  assert.notEqual((await viewerState(page)).counter, viewerBefore, `${name}: → steps the chain's viewer`);
+  await page.keyboard.press("ArrowLeft");
+  return total;
+}
+
+/// The tree of the report, opened as its own page: the SOL boxes of the proof's path are drawn
+/// above every folded box (each folded box is at least as low as the highest SOL box), outside
+/// the panels that open on click.
+async function checkProofFirst(tree, name) {
+  const r = await tree.evaluate(() => {
+    const hidden = (e) => e.closest("[display='none']") !== null;
+    const top = (e) => e.querySelector("rect").getBoundingClientRect().top;
+    const sol = [...document.querySelectorAll("g.sol")].filter((g) => !hidden(g)).map(top);
+    const folded = [...document.querySelectorAll("g.fold")].filter((g) => !hidden(g)).map(top);
+    return { sol, folded };
+  });
+  assert.ok(r.sol.length > 0, `${name}: the tree shows the proof's SOL`);
+  const highest = Math.min(...r.sol);
+  for (const y of r.folded) {
+    assert.ok(y >= highest, `${name}: a folded box at ${y} is above the proof's SOL at ${highest}`);
+  }
+}
+
 // The decision tree (`tree.svg`, embedded in the report with <object>): opened as its own
 // page, a click on a folded box opens its panel and a second click closes it, the zoom buttons
 // scale the picture and finding a cell highlights its nodes. The report embeds that file.
@@ -155,6 +303,7 @@ async function checkTree(page, name) {
   tree.on("pageerror", (e) => errors.push(String(e)));
   tree.on("dialog", (d) => d.accept("G7"));
   await tree.goto(page.url().replace(/index\.html(#.*)?$/, "tree.svg"), { waitUntil: "load" });
+  await checkProofFirst(tree, name);
   const folded = await tree.$$("[data-opens]");
   assert.ok(folded.length > 0, `${name}: the tree has no folded box`);
   const panelOf = (el) => el.evaluate((g) => g.getAttribute("data-opens"));
@@ -271,6 +420,10 @@ async function checkReport(browser, file, name, shots) {
   await page.waitForFunction((t) => location.hash === `#line-${t}`, {}, target);
   assert.ok(await inView(`#line-${target}`), `${name}: back at the line`);
 
+  const moves = await checkMoves(page, name);
+  const grids = await checkGridLabels(page, path.dirname(file), name);
+  console.log(`ok ${name}: stepped ${moves} moves of a line; ${grids} grid pictures labelled`);
+
   // Pencil marks of the propagated grid: at least 11 px as displayed.
   const marks = await pencilMarkSizes(page);
   assert.ok(marks.length > 0, `${name}: no pencil marks`);
@@ -287,7 +440,10 @@ async function checkReport(browser, file, name, shots) {
     assert.ok(o.scroll <= o.width, `${name} at ${width} px: page scrolls sideways (${o.scroll})`);
   }
   await page.setViewport({ width: 1200, height: 900 });
-  const png = await page.screenshot({ fullPage: true });
+  // The whole page, up to a height that a PNG decoder still reads (a deep puzzle's page with its
+  // derivations runs past 60,000 px).
+  const height = Math.min(30000, await page.evaluate(() => document.documentElement.scrollHeight));
+  const png = await page.screenshot({ clip: { x: 0, y: 0, width: 1200, height }, captureBeyondViewport: true });
   fs.writeFileSync(path.join(shots, `${name}.png`), png);
   const v = await variance(browser, png);
   assert.ok(v > 100, `${name}: blank screenshot (variance ${v.toFixed(1)})`);
@@ -303,8 +459,18 @@ async function checkReport(browser, file, name, shots) {
   const nojs = await plain.evaluate(() => ({
     shown: [...document.querySelectorAll("#viewer li.step")].filter((s) => s.offsetParent !== null).length,
     controls: document.querySelector("#viewer .controls").offsetParent !== null,
+    moveControls: [...document.querySelectorAll(".move-controls")].some((c) => c.offsetParent !== null),
+    // Every move drawn and listed, the contradiction shown.
+    hiddenMoves: [...document.querySelectorAll("#contradiction-proof svg g.move, #contradiction-proof svg g.end")]
+      .filter((g) => getComputedStyle(g).display === "none").length,
+    listed: [...document.querySelectorAll("#contradiction-proof .derivation[data-moves]")].every(
+      (b) => b.querySelectorAll("ol.moves li.move").length >= parseInt(b.getAttribute("data-moves"), 10)),
   }));
-  assert.deepEqual(nojs, { shown: total, controls: false }, `${name} without JavaScript`);
+  assert.deepEqual(
+    nojs,
+    { shown: total, controls: false, moveControls: false, hiddenMoves: 0, listed: true },
+    `${name} without JavaScript`,
+  );
   await plain.close();
   return total;
 }

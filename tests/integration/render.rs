@@ -76,6 +76,18 @@ fn render_tree_grid_and_steps() {
     for n in &names {
         well_formed(n);
     }
+    // A DIS line's picture draws its derivation's moves.
+    let dis: Vec<String> = names
+        .iter()
+        .filter(|n| n.to_string_lossy().ends_with("-dis.svg"))
+        .map(|n| std::fs::read_to_string(n).unwrap())
+        .collect();
+    assert!(!dis.is_empty());
+    assert!(
+        dis.iter()
+            .any(|svg| svg.contains("class=\"move\" data-move=\"1\"")),
+        "no DIS picture draws moves"
+    );
     let first = d.join("first");
     let run = hdp()
         .args(["render", "steps", INKALA, "--decisions", "pairs"])
@@ -249,10 +261,15 @@ fn report_index_reads_any_input_and_caps_what_it_writes() {
     folders.sort();
     // Named by the first other column, `1` here (as before the common source: `id`).
     assert_eq!(folders, ["1", "2"]);
+    // Step pictures: files, and the derivations' pictures drawn inline.
     let pictures = |f: &str| {
+        let inline = std::fs::read_to_string(out.join(f).join("index.html"))
+            .map(|h| h.matches("<figure class=\"picture\"").count())
+            .unwrap_or(0);
         std::fs::read_dir(out.join(f).join("steps"))
             .map(|r| r.count())
             .unwrap_or(0)
+            + inline
     };
     assert_eq!((pictures("1"), pictures("2")), (2, 1), "3 pictures in all");
     let index = std::fs::read_to_string(out.join("index.html")).unwrap();
@@ -959,7 +976,8 @@ fn report_into_a_used_folder_leaves_no_stale_files() {
     steps.sort();
     assert!(before > steps.len() + 2, "{before} files before");
     assert_eq!(steps, named, "only the pictures this report names");
-    assert_eq!(named.len(), 2);
+    let inline = html.matches("<figure class=\"picture\"").count();
+    assert_eq!(named.len() + inline, 2, "two pictures, in files or inline");
     for f in &mine {
         assert!(f.is_file(), "{} was removed", f.display());
     }
@@ -1252,7 +1270,13 @@ fn every_grid_picture_has_its_coordinates() {
         grid_labels(svg).unwrap_or_else(|e| panic!("an inline grid: {e}"));
         grids += 1;
     }
-    assert_eq!(grids, 3, "the puzzle, the propagated and the solved grids");
+    let derivations = html.matches("<figure class=\"picture\"").count();
+    assert!(derivations > 3, "{derivations} pictures of derivations");
+    assert_eq!(
+        grids,
+        3 + derivations,
+        "the puzzle, the propagated and the solved grids, and the derivations"
+    );
     let mut files: Vec<_> = std::fs::read_dir(d.join("steps"))
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -1375,9 +1399,18 @@ fn report_short_proof_is_by_contradiction_with_its_moves() {
             .unwrap();
         assert_eq!(unescape(shown), *line);
         let listed: Vec<String> = item
-            .split("<li class=\"move\">")
+            .split("<li class=\"move\" data-move=\"")
             .skip(1)
-            .map(|m| unescape(m.split("</li>").next().unwrap()))
+            .map(|m| {
+                unescape(
+                    m.split_once("\">")
+                        .unwrap()
+                        .1
+                        .split("</li>")
+                        .next()
+                        .unwrap(),
+                )
+            })
             .collect();
         assert_eq!(&listed, derivation, "{line}");
         moves += listed
@@ -1386,4 +1419,125 @@ fn report_short_proof_is_by_contradiction_with_its_moves() {
             .count();
     }
     assert!(moves > expected.len(), "{moves} moves");
+}
+
+/// What a derivation's picture draws for move `n` (its `<g class="move" data-move="n">`): the
+/// badge's numbers, the (cell, value) of each strike found from where it is drawn, the placed
+/// (cell, value)s, the moves its arrows come from.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct DrawnMove {
+    badges: Vec<String>,
+    strikes: Vec<(String, u8)>,
+    placed: Vec<(String, u8)>,
+    arrows_from: Vec<usize>,
+}
+
+/// The cell and candidate under the point (x, y) of a grid picture (48 px cells, 16 px margin,
+/// each candidate in its third of the cell).
+fn candidate_at(x: f64, y: f64) -> (String, u8) {
+    let (x, y) = (x - 16.0, y - 16.0);
+    let (col, row) = ((x / 48.0).floor() as usize, (y / 48.0).floor() as usize);
+    let (sub_x, sub_y) = (
+        ((x - col as f64 * 48.0) / 16.0).floor() as u8,
+        ((y - row as f64 * 48.0) / 16.0).floor() as u8,
+    );
+    (cell_name(col, row), sub_y * 3 + sub_x + 1)
+}
+
+fn drawn_moves(svg: &str) -> (Vec<DrawnMove>, usize) {
+    let doc = roxmltree::Document::parse(svg).unwrap();
+    let class = |n: &roxmltree::Node, c: &str| {
+        n.attribute("class")
+            .is_some_and(|a| a.split(' ').any(|x| x == c))
+    };
+    let mut out = Vec::new();
+    for (i, g) in doc
+        .descendants()
+        .filter(|n| n.attribute("class") == Some("move"))
+        .enumerate()
+    {
+        assert_eq!(g.attribute("data-move"), Some((i + 1).to_string().as_str()));
+        let mut m = DrawnMove::default();
+        for n in g.descendants() {
+            if n.attribute("class") == Some("badge") {
+                m.badges.push(
+                    n.descendants()
+                        .filter(|t| t.has_tag_name("text"))
+                        .filter_map(|t| t.text())
+                        .map(str::trim)
+                        .collect(),
+                );
+            } else if n.attribute("class") == Some("strike") {
+                let mid = |a: &str, b: &str| (num(n, a) + num(n, b)) / 2.0;
+                m.strikes
+                    .push(candidate_at(mid("x1", "x2"), mid("y1", "y2")));
+            } else if n.attribute("class") == Some("placed") {
+                let rect = n.children().find(|c| c.has_tag_name("rect")).unwrap();
+                let text = n.children().find(|c| c.has_tag_name("text")).unwrap();
+                let (cell, _) = candidate_at(num(rect, "x") + 1.0, num(rect, "y") + 1.0);
+                m.placed
+                    .push((cell, text.text().unwrap().trim().parse().unwrap()));
+            } else if n.attribute("class") == Some("uses") {
+                m.arrows_from
+                    .push(n.attribute("data-from").unwrap().parse().unwrap());
+            }
+        }
+        out.push(m);
+    }
+    let ends = doc.descendants().filter(|n| class(n, "end")).count();
+    (out, ends)
+}
+
+/// The picture of every line of Inkala's and a deep puzzle's proofs by contradiction draws each
+/// move once: one group with one badge numbered as the move, one strike on each candidate the
+/// move removes and none elsewhere, the value a single places, an arrow from each move it rests
+/// on; and the contradiction apart (class `end`), so that a page can hide it until the last move.
+#[test]
+fn derivation_pictures_draw_each_move_once() {
+    use hdp::derivation::{End, Rule};
+    use hdp::render::{derivation_svg, GridStyle};
+    let deep = deep_puzzle();
+    let mut lines_drawn = 0;
+    for puzzle in [INKALA, deep.as_str()] {
+        let g: hdp::Grid = puzzle.parse().unwrap();
+        let input = hdp::study::ReportInput::analyse("t", &g, &hdp::engine::Options::default());
+        let Some(Ok(lines)) = &input.contradiction else {
+            panic!("{puzzle}: no proof by contradiction")
+        };
+        for l in lines {
+            let Some(d) = &l.derivation else { continue };
+            let End::Contradiction(c) = &d.end else {
+                continue;
+            };
+            let svg = derivation_svg(d, &GridStyle::default());
+            let (drawn, ends) = drawn_moves(&svg);
+            assert_eq!(drawn.len(), d.moves.len(), "{}", l.traced.line);
+            assert_eq!(ends, 2, "the contradiction's squares and its outline");
+            for (i, (m, shown)) in d.moves.iter().zip(&drawn).enumerate() {
+                assert_eq!(shown.badges, vec![(i + 1).to_string()], "move {}", i + 1);
+                let mut removed: Vec<(String, u8)> = m
+                    .removes
+                    .iter()
+                    .flat_map(|(cell, v)| v.iter().map(move |d| (cell.to_string(), d.get())))
+                    .collect();
+                let mut strikes = shown.strikes.clone();
+                removed.sort();
+                strikes.sort();
+                assert_eq!(strikes, removed, "move {} of {}", i + 1, l.traced.line);
+                assert_eq!(strikes.len(), m.removed() as usize);
+                let placed: Vec<(String, u8)> =
+                    match (m.rule, m.values.single_value(), m.cells.first()) {
+                        (Rule::NakedSingle | Rule::HiddenSingle, Some(v), Some(cell)) => {
+                            vec![(cell.to_string(), v.get())]
+                        }
+                        _ => Vec::new(),
+                    };
+                assert_eq!(shown.placed, placed, "move {}", i + 1);
+                assert_eq!(shown.arrows_from, m.uses, "move {}", i + 1);
+            }
+            assert!(svg.contains(&format!("contradiction: {c}")));
+            lines_drawn += 1;
+        }
+    }
+    assert!(lines_drawn > 10, "{lines_drawn} lines drawn");
 }
