@@ -46,8 +46,10 @@ pub mod format;
 pub mod generate;
 pub mod givens;
 pub mod grid;
+pub mod hint;
 pub mod minimal;
 pub mod propagate;
+pub mod records;
 #[cfg(feature = "render")]
 pub mod render;
 pub mod settings;

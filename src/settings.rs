@@ -48,6 +48,35 @@ impl Default for EngineSettings {
     }
 }
 
+/// Which analysis of a puzzle to run (`hdp chain --variant`, `hdp render tree --variant`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+pub enum Variant {
+    /// The pair reduction analysis: every first-level decision and both outcomes, nothing applied.
+    Analysis,
+    /// Pair reduction: closure at depth 1.
+    Pr,
+    /// Deep pair reduction: closure at depth 2.
+    Dpr,
+    /// Very deep pair reduction: closure at depth 3.
+    Vdpr,
+    /// The full analysis up to the depth limit.
+    Full,
+}
+
+impl Variant {
+    /// The depth limit of this variant: pair reduction 1, deep 2, very deep 3; `full` (and the
+    /// one-level `analysis`) keep `configured`.
+    pub fn max_depth(self, configured: u8) -> u8 {
+        match self {
+            Variant::Pr => 1,
+            Variant::Dpr => 2,
+            Variant::Vdpr => 3,
+            Variant::Analysis | Variant::Full => configured,
+        }
+    }
+}
+
 /// Checks a depth limit: 1..=[`MAX_DEPTH_LIMIT`].
 pub fn max_depth(n: i64) -> Result<u8, String> {
     match u8::try_from(n) {

@@ -7,20 +7,26 @@
 //! the notebook pictures.
 
 use hdp::canon::{canonical_of_grid, SymmetryRecord};
-use hdp::classify::{ClassifyOptions, Record};
+use hdp::classify::{ClassifyOptions, Level, Record};
 use hdp::engine::{Analysis, Options, Recording, Status};
-use hdp::format::{apply_context, parse_context, parse_puzzles, GridJson, InputFormat, Puzzle};
-use hdp::propagate::{propagate_counting, Outcome, Stats};
+use hdp::format::{apply_context, parse_context, parse_puzzles, InputFormat, Puzzle};
+use hdp::generate::run::{
+    found_text, proof_lines, run, End, Event, GeneratedRecord, Limits, SHIPPED_SEEDS,
+};
+use hdp::generate::{Minimality, Pattern, Settings, Target};
+use hdp::hint::{HintError, Reveal};
+use hdp::records::{Propagation, SolveRecord};
 use hdp::render::grid::{grid_svg, GridStyle};
 use hdp::render::tree::{tree_svg, TreeStyle};
 use hdp::settings::{self, EngineSettings};
-use hdp::solver::{solve_within, Solutions, SolveLimits, Stop};
+use hdp::solver::{solve_within, SolveLimits};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyIterator, PyString};
 use pythonize::pythonize;
 use serde::Serialize;
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
+use std::ops::ControlFlow;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
@@ -496,19 +502,8 @@ fn minimal(
     Ok((to_python(py, &record)?, text))
 }
 
-/// The record of `hdp.solve`, as `hdp solve --format json` writes it (after `schema`, `source`,
-/// `line`).
-#[derive(Serialize)]
-struct SolveRecord {
-    puzzle: String,
-    solutions: Option<u8>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    solution: Option<Option<String>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    limit: Option<&'static str>,
-}
-
-/// `hdp.solve`: how many solutions (0, 1, 2 for several) and the solution when unique.
+/// `hdp.solve`: how many solutions (0, 1, 2 for several) and the solution when unique, as
+/// `hdp solve --format json` writes it (after `schema`, `source`, `line`).
 #[pyfunction]
 #[pyo3(signature = (puzzle, *, timeout=None))]
 fn solve(py: Python<'_>, puzzle: &str, timeout: Option<f64>) -> PyResult<Py<PyAny>> {
@@ -523,40 +518,11 @@ fn solve(py: Python<'_>, puzzle: &str, timeout: Option<f64>) -> PyResult<Py<PyAn
             SolveLimits::until(settings::deadline_after(Instant::now(), timeout)),
         )
     });
-    let record = match result {
-        Ok(s) => SolveRecord {
-            puzzle: p.grid.to_line(),
-            solutions: Some(s.count()),
-            solution: Some(match &s {
-                Solutions::Unique(g) => Some(g.to_line()),
-                _ => None,
-            }),
-            limit: None,
-        },
-        Err(stop) => SolveRecord {
-            puzzle: p.grid.to_line(),
-            solutions: None,
-            solution: None,
-            limit: Some(match stop {
-                Stop::Deadline => "the time limit passed",
-                Stop::Nodes => "the search-node budget ran out",
-            }),
-        },
-    };
-    to_python(py, &record)
+    to_python(py, &SolveRecord::new(&p.grid, &result))
 }
 
-/// The record of `hdp.propagate`, as `hdp propagate --format json` writes it.
-#[derive(Serialize)]
-struct PropagateRecord {
-    puzzle: String,
-    status: String,
-    pairs: usize,
-    grid: GridJson,
-    rules: BTreeMap<&'static str, u64>,
-}
-
-/// `hdp.propagate`: the position propagation reaches, its record, and its picture.
+/// `hdp.propagate`: the position propagation reaches, its record (as `hdp propagate --format
+/// json` writes it), and its picture.
 #[pyfunction]
 #[pyo3(signature = (puzzle, *, profile=None))]
 fn propagate(py: Python<'_>, puzzle: &str, profile: Option<&str>) -> PyResult<(Py<PyAny>, String)> {
@@ -565,28 +531,275 @@ fn propagate(py: Python<'_>, puzzle: &str, profile: Option<&str>) -> PyResult<(P
         Some(t) => settings::profile(t).map_err(|e| value_error(format!("profile: {e}")))?,
         None => hdp::propagate::Profile::DEFAULT,
     };
-    let mut g = p.grid;
-    let mut stats = Stats::default();
-    let outcome = propagate_counting(&mut g, &profile, &mut stats);
-    let record = PropagateRecord {
-        puzzle: p.grid.to_line(),
-        status: match outcome {
-            Outcome::Solved => "solved".to_string(),
-            Outcome::Open => "open".to_string(),
-            Outcome::Contradiction(c) => format!("contradiction: {c}"),
-        },
-        pairs: g.pair_count(),
-        grid: GridJson::from_grid(&g),
-        rules: stats.iter().map(|(r, n)| (r.name(), n)).collect(),
-    };
+    let run = Propagation::run(&p.grid, &profile);
     let svg = grid_svg(
-        &g,
+        &run.grid,
         &GridStyle {
             givens: Some(p.grid),
             ..GridStyle::default()
         },
     );
-    Ok((to_python(py, &record)?, svg))
+    Ok((to_python(py, &run.record())?, svg))
+}
+
+/// `hdp.hint`: the next step from a position (as `hdp hint`): its JSON record and its text.
+/// Without a `proof` setting only contradictions prove (a hint deduces), as in the command.
+#[pyfunction]
+#[pyo3(signature = (puzzle, *, given=None, reveal="moves", engine=None))]
+fn hint(
+    py: Python<'_>,
+    puzzle: &str,
+    given: Option<&str>,
+    reveal: &str,
+    engine: Option<&Bound<'_, PyDict>>,
+) -> PyResult<(Py<PyAny>, String)> {
+    let p = one_puzzle(puzzle)?;
+    let context = with_context(&p, given)?;
+    let reveal: Reveal = reveal
+        .parse()
+        .map_err(|e: String| value_error(format!("reveal: {e}")))?;
+    let mut s = engine_settings(engine)?;
+    let proof_given = match engine {
+        Some(e) => e.get_item("proof")?.is_some_and(|v| !v.is_none()),
+        None => false,
+    };
+    if !proof_given {
+        s.proof = hdp::engine::Proof::Contradiction;
+    }
+    let result = py.detach(|| {
+        let options = Options {
+            recording: Recording::Chain,
+            ..s.options(
+                hdp::engine::DEFAULT_MAX_DEPTH,
+                settings::deadline_after(Instant::now(), s.timeout),
+            )
+        };
+        hdp::hint::hint(&p.grid, &context, &options, reveal)
+    });
+    match result {
+        Ok(h) => Ok((to_python(py, &h.record())?, h.text())),
+        Err(HintError::Context(e)) => Err(value_error(format!("given: {e}"))),
+        Err(e) => Err(value_error(format!("line {}: {e}", p.line))),
+    }
+}
+
+/// What the thread of a generation run sends: a puzzle's record and text, or the end.
+enum Generated {
+    Puzzle(Box<GeneratedRecord>, String),
+    End(End),
+}
+
+/// The puzzles of `hdp.generate`, yielded as they are found (in the same order for the same
+/// settings, whatever `jobs`). Dropping it, or Ctrl-C while it waits, stops the run.
+#[pyclass(module = "hdp._hdp")]
+struct GenerateIter {
+    found: Mutex<Receiver<Generated>>,
+    stop: Arc<AtomicBool>,
+    /// Why the run ended short of its count (`None` while running or when complete).
+    #[pyo3(get)]
+    shortfall: Option<String>,
+    finished: bool,
+}
+
+impl Drop for GenerateIter {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::SeqCst);
+    }
+}
+
+#[pymethods]
+impl GenerateIter {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    /// The next puzzle as `(record, text)`: the record of `hdp generate --format jsonl` without
+    /// `schema` and `source`, and the line `hdp generate` prints.
+    fn __next__(&mut self, py: Python<'_>) -> PyResult<Option<(Py<PyAny>, String)>> {
+        if self.finished {
+            return Ok(None);
+        }
+        let next = py.detach(|| {
+            let found = self
+                .found
+                .lock()
+                .map_err(|_| PyRuntimeError::new_err("the generation run failed"))?;
+            loop {
+                match found.recv_timeout(SIGNAL_POLL) {
+                    Ok(g) => return Ok(Some(g)),
+                    Err(RecvTimeoutError::Timeout) => {
+                        if let Err(e) = Python::attach(|py| py.check_signals()) {
+                            self.stop.store(true, Ordering::SeqCst);
+                            return Err(e);
+                        }
+                    }
+                    Err(RecvTimeoutError::Disconnected) => return Ok(None),
+                }
+            }
+        });
+        match next {
+            Ok(Some(Generated::Puzzle(record, text))) => Ok(Some((to_python(py, &*record)?, text))),
+            Ok(Some(Generated::End(end))) => {
+                self.finished = true;
+                self.shortfall = end.shortfall().map(String::from);
+                Ok(None)
+            }
+            Ok(None) => {
+                self.finished = true;
+                Err(PyRuntimeError::new_err(
+                    "the generation run ended without a result",
+                ))
+            }
+            Err(e) => {
+                self.finished = true;
+                Err(e)
+            }
+        }
+    }
+}
+
+/// `hdp.generate`: puzzles at a level, as `hdp generate` finds them (same seed and settings,
+/// same puzzles), run on `jobs` threads without the GIL.
+#[allow(clippy::too_many_arguments)]
+#[pyfunction]
+#[pyo3(signature = (*, level=None, depth=None, te=None, count=1, minimal=false, symmetry="none",
+    givens=None, seed=0, jobs=None, timeout=None, budget=None, seeds=None, steps=None, proof=false))]
+fn generate(
+    level: Option<&str>,
+    depth: Option<i64>,
+    te: Option<i64>,
+    count: i64,
+    minimal: bool,
+    symmetry: &str,
+    givens: Option<(i64, i64)>,
+    seed: u64,
+    jobs: Option<usize>,
+    timeout: Option<f64>,
+    budget: Option<i64>,
+    seeds: Option<Vec<String>>,
+    steps: Option<i64>,
+    proof: bool,
+) -> PyResult<GenerateIter> {
+    let target = match (level, depth, te) {
+        (Some(_), Some(_), _) | (Some(_), _, Some(_)) | (_, Some(_), Some(_)) => {
+            return Err(value_error(
+                "level, depth and te exclude one another: give one of them",
+            ))
+        }
+        (_, Some(d), _) => match u8::try_from(d) {
+            Ok(d @ 0..=4) => Target::Depth(d),
+            _ => {
+                return Err(value_error(format!(
+                    "depth: must be between 0 and 4, got {d}"
+                )))
+            }
+        },
+        (_, _, Some(d)) => match u8::try_from(d) {
+            Ok(d @ 0..=3) => Target::TrialAndError(d),
+            _ => return Err(value_error(format!("te: must be between 0 and 3, got {d}"))),
+        },
+        (Some(l), _, _) => match l.parse::<Level>() {
+            Ok(Level::Unsolved) | Err(_) => {
+                return Err(value_error(format!(
+                    "level: unknown level {l:?} (expected trivial, easy, medium, hard, deep or \
+                     extreme)"
+                )))
+            }
+            Ok(l) => Target::Level(l),
+        },
+        (None, None, None) => Target::Level(Level::Medium),
+    };
+    let count = u64::try_from(count)
+        .ok()
+        .filter(|&n| n >= 1)
+        .ok_or_else(|| value_error(format!("count: must be at least 1, got {count}")))?;
+    let budget = budget
+        .map(|b| {
+            u64::try_from(b)
+                .ok()
+                .filter(|&n| n >= 1)
+                .ok_or_else(|| value_error(format!("budget: must be at least 1, got {b}")))
+        })
+        .transpose()?;
+    let timeout = timeout
+        .map(|t| settings::timeout(&t.to_string()))
+        .transpose()
+        .map_err(|e| value_error(format!("timeout: {e}")))?;
+    let pattern: Pattern = symmetry
+        .parse()
+        .map_err(|e: String| value_error(format!("symmetry: {e}")))?;
+    let givens = match givens {
+        None => 17..=81,
+        Some((lo, hi)) if 0 <= lo && lo <= hi && hi <= 81 => lo as usize..=hi as usize,
+        Some((lo, hi)) => {
+            return Err(value_error(format!(
+                "givens: need 0 <= MIN <= MAX <= 81, got ({lo}, {hi})"
+            )))
+        }
+    };
+    let steps = match steps {
+        None => hdp::generate::DEFAULT_STEPS,
+        Some(n @ 1..=100_000) => n as usize,
+        Some(n) => {
+            return Err(value_error(format!(
+                "steps: must be between 1 and 100000, got {n}"
+            )))
+        }
+    };
+    let seed_text = match seeds {
+        Some(lines) => lines.join("\n"),
+        None => SHIPPED_SEEDS.to_string(),
+    };
+    let mut seed_grids = Vec::new();
+    for p in parse_puzzles(&seed_text, InputFormat::Auto) {
+        seed_grids.push(p.map_err(|e| value_error(format!("seeds: {e}")))?.grid);
+    }
+    let settings = Arc::new(Settings {
+        target,
+        pattern,
+        minimality: if minimal {
+            Minimality::Minimal
+        } else {
+            Minimality::Any
+        },
+        givens,
+        seed,
+        seeds: seed_grids,
+        steps,
+    });
+    let limits = Limits {
+        count,
+        budget,
+        deadline: settings::deadline_after(Instant::now(), timeout),
+        jobs: jobs_or_cores(jobs)?,
+    };
+    let stop = Arc::new(AtomicBool::new(false));
+    let (tx, rx) = channel();
+    let run_stop = stop.clone();
+    std::thread::Builder::new()
+        .spawn(move || {
+            let (end, _) = run(&settings, &limits, &run_stop, |event| {
+                let Event::Found { number, found } = event else {
+                    return ControlFlow::Continue(());
+                };
+                let proof = proof.then(|| proof_lines(&found.puzzle, limits.deadline));
+                let text = found_text(found, target, proof.as_ref());
+                let record = GeneratedRecord::new(number, found, target, proof);
+                match tx.send(Generated::Puzzle(Box::new(record), text)) {
+                    Ok(()) => ControlFlow::Continue(()),
+                    // The iterator is gone: nobody wants more.
+                    Err(_) => ControlFlow::Break(()),
+                }
+            });
+            let _ = tx.send(Generated::End(end));
+        })
+        .map_err(|e| PyRuntimeError::new_err(format!("cannot start the run: {e}")))?;
+    Ok(GenerateIter {
+        found: Mutex::new(rx),
+        stop,
+        shortfall: None,
+        finished: false,
+    })
 }
 
 /// `hdp.Puzzle`'s fields: the puzzle read from any format, its 81-character line, its label and
@@ -640,5 +853,8 @@ fn _hdp(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(propagate, m)?)?;
     m.add_function(wrap_pyfunction!(read_puzzle, m)?)?;
     m.add_function(wrap_pyfunction!(canon, m)?)?;
+    m.add_class::<GenerateIter>()?;
+    m.add_function(wrap_pyfunction!(hint, m)?)?;
+    m.add_function(wrap_pyfunction!(generate, m)?)?;
     Ok(())
 }

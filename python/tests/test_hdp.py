@@ -5,6 +5,7 @@ build it first (`cargo build --release`)."""
 import _thread
 import json
 import os
+import re
 import subprocess
 import threading
 from pathlib import Path
@@ -257,3 +258,130 @@ def test_canon_equals_the_commands_record_and_is_the_same_for_isomorphs():
     transposed = "".join(p[c * 9 + r] for r in range(9) for c in range(9))
     relabel = str.maketrans("123456789", "918273645")
     assert hdp.canon(transposed.translate(relabel)).canonical == hdp.canon(p).canonical
+
+
+def famous(limit):
+    """The first `limit` famous puzzles (name, line)."""
+    rows = [l.split("\t") for l in lines_of(DATA / "famous.tsv")[1:]]
+    return rows[:limit]
+
+
+@pytest.mark.parametrize("reveal", ["where", "fact", "moves"])
+def test_hint_equals_the_commands_record_and_text(reveal):
+    for _, line in famous(2):
+        out = cli("hint", "--reveal", reveal, "--format", "json", "--timeout", "30", line)
+        expected = json.loads(out)
+        for k in ("schema", "source", "line"):
+            del expected[k]
+        h = hdp.hint(line, reveal=reveal, timeout=30)
+        # Through JSON: the moves' (cell, values) pairs are tuples in Python, lists in JSON.
+        assert json.loads(json.dumps(h.to_dict())) == expected
+        assert h.text == cli("hint", "--reveal", reveal, "--timeout", "30", line)
+
+
+def test_hint_fact_holds_in_the_solution():
+    for _, line in famous(4):
+        solution = hdp.solve(line).solution
+        h = hdp.hint(line, reveal="fact", timeout=30)
+        cell, values = h.fact.split(": ")
+        column, row = "ABCDEFGHI".index(cell[0]), int(cell[1]) - 1
+        assert h.to_dict()["where"] == cell
+        assert solution[row * 9 + column] in values.split(","), (line, h.fact)
+
+
+def test_hint_refuses_a_solved_position_and_bad_options():
+    with pytest.raises(ValueError, match="already solved"):
+        hdp.hint(INKALA_SOLUTION)
+    with pytest.raises(ValueError, match="reveal"):
+        hdp.hint(INKALA, reveal="everything")
+    with pytest.raises(ValueError, match="several solutions"):
+        hdp.hint("." * 81)
+
+
+def generate_cli(*args):
+    out = cli("generate", "--format", "jsonl", *args)
+    records = [json.loads(l) for l in out.splitlines()]
+    for r in records:
+        del r["schema"], r["source"]
+    return records
+
+
+@pytest.mark.parametrize("seed,jobs", [(3, 1), (3, 2), (11, 2)])
+def test_generate_equals_the_commands_records(seed, jobs):
+    expected = generate_cli("--seed", str(seed), "-n", "3", "--level", "medium", "-j", str(jobs))
+    got = [r.to_dict() for r in hdp.generate(seed=seed, count=3, level="medium", jobs=jobs)]
+    # micros is null in both (generate records carry no timing).
+    assert got == expected
+    for r in got:
+        assert hdp.solve(r["puzzle"]).solutions == 1
+        assert r["level"] == "medium"
+        assert hdp.classify([r["puzzle"]], timing=False)[0]["level"] == "medium"
+
+
+def test_generate_text_and_proof_equal_the_commands():
+    args = ["--seed", "2", "-n", "2", "--level", "easy", "--minimal", "--symmetry", "central", "--proof"]
+    expected = cli("generate", *args)
+    run = hdp.generate(seed=2, count=2, level="easy", minimal=True, symmetry="central", proof=True)
+    assert "".join(r.text for r in run) == expected
+    assert run.shortfall is None
+
+
+def test_generate_reports_a_shortfall_and_checks_its_options():
+    run = hdp.generate(depth=3, budget=1, jobs=1, count=5, steps=1)
+    got = list(run)
+    assert len(got) < 5
+    assert run.shortfall == "the attempt budget ran out"
+    with pytest.raises(ValueError, match="exclude"):
+        hdp.generate(level="hard", depth=2)
+    with pytest.raises(ValueError, match="level"):
+        hdp.generate(level="impossible")
+    with pytest.raises(ValueError, match="count"):
+        hdp.generate(count=0)
+
+
+def test_generate_can_be_interrupted():
+    """Ctrl-C while the iterator waits raises KeyboardInterrupt, and the run stops."""
+    run = hdp.generate(level="extreme", count=1000, jobs=1)
+    timer = threading.Timer(0.5, _thread.interrupt_main)
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        for _ in run:
+            pass
+    timer.cancel()
+
+
+def test_repr_html_parses_and_names_cells():
+    from html.parser import HTMLParser
+
+    class Collect(HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.titles, self.text, self.open = [], [], []
+
+        def handle_starttag(self, tag, attrs):
+            self.titles += [v for k, v in attrs if k == "title"]
+            if tag not in ("br", "img", "meta", "input", "line", "rect", "circle", "path", "polyline", "use"):
+                self.open.append(tag)
+
+        def handle_endtag(self, tag):
+            if self.open and self.open[-1] == tag:
+                self.open.pop()
+
+        def handle_data(self, data):
+            self.text.append(data)
+
+    def parsed(html):
+        p = Collect()
+        p.feed(html)
+        p.close()
+        return p
+
+    p = parsed(hdp.Puzzle(INKALA)._repr_html_())
+    assert p.titles == [f"{c}{r}" for r in range(1, 10) for c in "ABCDEFGHI"]
+    assert "".join(p.text).startswith("ABCDEFGHI1")
+    c = hdp.chain(INKALA)
+    p = parsed(c._repr_html_())
+    assert "DIS # " in "".join(p.text) and re.search(r"\b[A-I][1-9]: [1-9]", "".join(p.text))
+    t = parsed(c.tree._repr_html_())
+    assert not t.open, "every element is closed"
+    assert re.search(r"[A-I][1-9]", "".join(t.text)), "the tree names cells"

@@ -3,30 +3,15 @@
 use super::input::ReadError;
 use super::output::error;
 use super::{status_problem, ChainFormat, EngineArgs, InputArgs, Output, EXIT_OK, EXIT_PUZZLE};
-use clap::{Args, ValueEnum};
-use hdp::chain::{Chain, ChainLine};
-use hdp::derivation::{derive_lines, Derivation, Limits};
+use clap::Args;
 use hdp::engine::pair_analysis_tree;
 use hdp::engine::{Analysis, AnalysisRecord, PairAnalysis, Recording, Status};
 use hdp::format::apply_context;
+use hdp::hint::{explain_lines, explained, explained_text, ExplainedLine, Why};
+use hdp::settings::Variant;
 use serde::Serialize;
 use std::io::Write;
 use std::time::Instant;
-
-/// Which analysis to run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Variant {
-    /// The pair reduction analysis: every first-level decision and both outcomes, nothing applied.
-    Analysis,
-    /// Pair reduction: closure at depth 1.
-    Pr,
-    /// Deep pair reduction: closure at depth 2.
-    Dpr,
-    /// Very deep pair reduction: closure at depth 3.
-    Vdpr,
-    /// The full analysis up to --max-depth.
-    Full,
-}
 
 /// `hdp chain`.
 #[derive(Args, Debug, Clone)]
@@ -60,19 +45,6 @@ pub struct ChainArgs {
     /// Output format: text (the notation), json (the whole analysis), dot (the decision tree).
     #[arg(long, value_enum, default_value_t = ChainFormat::Text)]
     pub format: ChainFormat,
-}
-
-impl Variant {
-    /// The depth limit of this variant: pair reduction 1, deep 2, very deep 3; `full` (and the
-    /// one-level `analysis`) keep `configured`.
-    pub fn max_depth(self, configured: u8) -> u8 {
-        match self {
-            Variant::Pr => 1,
-            Variant::Dpr => 2,
-            Variant::Vdpr => 3,
-            Variant::Analysis | Variant::Full => configured,
-        }
-    }
 }
 
 impl ChainArgs {
@@ -270,7 +242,11 @@ fn write_result(
             };
             if a.explain {
                 let derivations = explain_lines(analysis, &chain.lines);
-                write_explained(out, &chain, &derivations, a.why)?;
+                let why = if a.why { Why::Shown } else { Why::Hidden };
+                // Line by line, so that the deadline can stop it between lines.
+                for l in explained_text(&chain, &derivations, why).split_inclusive('\n') {
+                    out.write_all(l.as_bytes())?;
+                }
             } else if a.why {
                 write!(out, "{chain:#}")?;
             } else {
@@ -349,71 +325,10 @@ impl Write for Bounded<'_> {
     }
 }
 
-/// A chain line with its derivation, in JSON.
-#[derive(Serialize)]
-pub struct ExplainedLine<'a> {
-    /// The line in the notation (with its reason).
-    pub text: String,
-    /// The line.
-    #[serde(flatten)]
-    pub line: &'a ChainLine,
-    /// Its derivation (DIS and PRF lines), if one was found.
-    pub derivation: Option<&'a Derivation>,
-}
-
 /// `chain --explain --format json`: the analysis record with each summary line explained.
 #[derive(Serialize)]
 struct ExplainedRecord<'a> {
     #[serde(flatten)]
     analysis: AnalysisRecord,
     explained: Vec<ExplainedLine<'a>>,
-}
-
-/// The lines with their derivations, for JSON.
-pub fn explained<'a>(
-    lines: &'a [ChainLine],
-    derivations: &'a [Option<Derivation>],
-) -> Vec<ExplainedLine<'a>> {
-    lines
-        .iter()
-        .zip(derivations)
-        .map(|(line, d)| ExplainedLine {
-            text: format!("{line:#}"),
-            line,
-            derivation: d.as_ref(),
-        })
-        .collect()
-}
-
-/// The derivations of `lines`, lines of a chain of `analysis`.
-pub fn explain_lines(analysis: &Analysis, lines: &[ChainLine]) -> Vec<Option<Derivation>> {
-    derive_lines(
-        &analysis.puzzle,
-        lines,
-        &analysis.options.profile,
-        &Limits::default(),
-    )
-}
-
-/// Writes `chain` with each line's derivation under it (and each reason when `why`).
-pub fn write_explained(
-    out: &mut impl Write,
-    chain: &Chain,
-    derivations: &[Option<Derivation>],
-    why: bool,
-) -> anyhow::Result<()> {
-    for (line, d) in chain.lines.iter().zip(derivations) {
-        if why {
-            writeln!(out, "{line:#}")?;
-        } else {
-            writeln!(out, "{line}")?;
-        }
-        if let Some(d) = d {
-            write!(out, "{d}")?;
-        }
-    }
-    if let Some(c) = &chain.count {
-        writeln!(out, "{c}")?;
-    }
-    Ok(())
 }

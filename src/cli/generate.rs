@@ -1,33 +1,30 @@
 //! `hdp generate`: puzzles at a chosen level, streamed as they are found.
 //!
-//! Worker threads take attempt numbers in turn and run them ([`hdp::generate::attempt`]); the
-//! main thread puts their results back in attempt order, drops repeated canonical forms and
-//! isomorphs of the seeds ([`Distinct`]), and prints each puzzle as soon as every attempt
-//! before it is done. So the puzzles printed are the same, in the same order, whatever
-//! `--jobs` is; only how fast they come changes. The run ends at `--count` puzzles, at
+//! The run itself is the library's ([`hdp::generate::run::run`]: parallel attempts put back in
+//! order, so the puzzles printed are the same, in the same order, whatever `--jobs` is); this
+//! file reads the options, handles the signals, shows progress and prints each puzzle. The run ends at `--count` puzzles, at
 //! `--timeout`, after `--budget` attempts, on SIGINT or SIGTERM (exit 130: what was printed
 //! stays) or when standard output is closed (`| head -1`).
 
-use super::classify::{JsonRecord, EXIT_INTERRUPTED};
+use super::classify::EXIT_INTERRUPTED;
 use super::output::error;
 use super::{Output, EXIT_OK, EXIT_PUZZLE, EXIT_USAGE};
 use clap::{Args, ValueEnum};
-use hdp::classify::{Level, Record};
-use hdp::engine::{Analysis, Budget, Options, Recording};
+use hdp::classify::Level;
 use hdp::format::{parse_puzzles, InputFormat};
-use hdp::generate::{attempt, Attempt, Distinct, Found, Minimality, Pattern, Settings, Target};
+use hdp::generate::run::{found_text, proof_lines, End, Event, GeneratedRecord, Limits};
+use hdp::generate::{Found, Minimality, Pattern, Settings, Target};
+use hdp::settings::deadline_after;
 use hdp::Grid;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
-use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::mpsc::{channel, RecvTimeoutError};
+use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-/// The seeds of the vicinity search when `--from` is not given (sources in `data/README.md`).
-const SEEDS: &str = include_str!("../../data/generate-seeds.txt");
+use hdp::generate::run::SHIPPED_SEEDS as SEEDS;
 
 /// `--level`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -134,24 +131,13 @@ fn parse_givens(s: &str) -> Result<(usize, usize), String> {
     Ok((lo, hi))
 }
 
-/// A JSON Lines record: classify's, plus the canonical form and the proof.
+/// A JSON Lines record: the `schema` and `source` fields, then the library's record.
 #[derive(Serialize)]
-struct GeneratedRecord<'a> {
+struct GeneratedLine<'a> {
+    schema: u32,
+    source: &'static str,
     #[serde(flatten)]
-    record: JsonRecord<'a>,
-    /// The canonical (minlex) form.
-    canonical: &'a str,
-    /// The minimal proof's lines, with --proof.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    proof: Option<Vec<String>>,
-}
-
-static STOP: AtomicBool = AtomicBool::new(false);
-
-fn on_signal() {
-    if STOP.swap(true, Ordering::SeqCst) {
-        std::process::exit(EXIT_INTERRUPTED);
-    }
+    record: &'a GeneratedRecord,
 }
 
 impl GenerateArgs {
@@ -190,22 +176,6 @@ fn seeds(a: &GenerateArgs) -> anyhow::Result<Vec<Grid>> {
     Ok(out)
 }
 
-/// The minimal proof of `puzzle`, as lines of the notation; an explanation when there is none.
-fn proof(puzzle: &Grid, deadline: Option<Instant>) -> Result<Vec<String>, String> {
-    let options = Options {
-        recording: Recording::Chain,
-        max_depth: hdp::classify::DEFAULT_MAX_DEPTH,
-        budget: Budget {
-            max_tests: Some(hdp::classify::DEFAULT_BUDGET),
-            deadline,
-        },
-        ..Options::default()
-    };
-    let analysis = Analysis::run(puzzle, &options);
-    let m = hdp::minimal::minimal(&analysis).map_err(|e| e.to_string())?;
-    Ok(m.proof_lines().map(|l| l.to_string()).collect())
-}
-
 pub fn run(a: &GenerateArgs, out: &mut Output) -> anyhow::Result<i32> {
     let seeds = match seeds(a) {
         Ok(s) => s,
@@ -226,38 +196,28 @@ pub fn run(a: &GenerateArgs, out: &mut Output) -> anyhow::Result<i32> {
         },
         givens: lo..=hi,
         seed: a.seed,
-        seeds: seeds.clone(),
+        seeds,
         steps: a.steps,
     });
     let start = Instant::now();
-    let deadline = a
-        .timeout
-        .map(|t| start + Duration::from_secs_f64(t.min(1e9)));
-    let threads = a
-        .jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let budget = a.budget.unwrap_or(u64::MAX);
+    let limits = Limits {
+        count: a.count,
+        budget: a.budget,
+        deadline: deadline_after(start, a.timeout),
+        jobs: a
+            .jobs
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+    };
+    let stop = Arc::new(AtomicBool::new(false));
+    let on_signal = {
+        let stop = stop.clone();
+        move || {
+            if stop.swap(true, Ordering::SeqCst) {
+                std::process::exit(EXIT_INTERRUPTED);
+            }
+        }
+    };
     let _ = ctrlc::set_handler(on_signal);
-
-    let next = Arc::new(AtomicU64::new(0));
-    let done = Arc::new(AtomicBool::new(false));
-    let (tx, rx) = channel::<(u64, Attempt)>();
-    for _ in 0..threads {
-        let (settings, next, done, tx) = (settings.clone(), next.clone(), done.clone(), tx.clone());
-        std::thread::spawn(move || loop {
-            if done.load(Ordering::SeqCst) || STOP.load(Ordering::SeqCst) {
-                return;
-            }
-            let i = next.fetch_add(1, Ordering::SeqCst);
-            if i >= budget || deadline.is_some_and(|d| Instant::now() >= d) {
-                return;
-            }
-            if tx.send((i, attempt(&settings, i, deadline))).is_err() {
-                return;
-            }
-        });
-    }
-    drop(tx);
 
     let bar = if std::io::stderr().is_terminal() && !super::output::quiet() {
         let bar = ProgressBar::new(a.count);
@@ -269,71 +229,56 @@ pub fn run(a: &GenerateArgs, out: &mut Output) -> anyhow::Result<i32> {
     } else {
         ProgressBar::hidden()
     };
-    let mut distinct = Distinct::new(&seeds);
-    let mut pending: BTreeMap<u64, Attempt> = BTreeMap::new();
-    let (mut expected, mut printed, mut rated) = (0u64, 0u64, 0u64);
-    let finish = |code: i32| {
-        done.store(true, Ordering::SeqCst);
-        code
-    };
-    loop {
-        if STOP.load(Ordering::SeqCst) {
-            bar.finish_and_clear();
+    let mut failed = None;
+    let (end, progress) = hdp::generate::run::run(&settings, &limits, &stop, |event| {
+        let written = match event {
+            Event::Progress(p) => {
+                bar.set_message(format!("{} attempts, {} rated", p.attempts, p.rated));
+                Ok(())
+            }
+            Event::Found { number, found } => write_found(out, a, number, found, limits.deadline)
+                .and_then(|()| {
+                    bar.inc(1);
+                    Ok(out.flush()?)
+                }),
+        };
+        match written {
+            Ok(()) => ControlFlow::Continue(()),
+            Err(e) => {
+                failed = Some(e);
+                ControlFlow::Break(())
+            }
+        }
+    });
+    bar.finish_and_clear();
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    let printed = progress.found;
+    match end {
+        End::Count | End::Halted => Ok(EXIT_OK),
+        End::Stopped => {
             error(format_args!(
                 "interrupted: {printed} of {} puzzles printed",
                 a.count
             ));
-            return Ok(finish(EXIT_INTERRUPTED));
+            Ok(EXIT_INTERRUPTED)
         }
-        match rx.recv_timeout(Duration::from_millis(100)) {
-            Ok((i, result)) => {
-                pending.insert(i, result);
-            }
-            Err(RecvTimeoutError::Timeout) => continue,
-            Err(RecvTimeoutError::Disconnected) => break,
-        }
-        while let Some(result) = pending.remove(&expected) {
-            expected += 1;
-            rated += result.rated;
-            bar.set_message(format!("{expected} attempts, {rated} rated"));
-            for found in result.found {
-                if !distinct.admit(&found) {
-                    continue;
-                }
-                printed += 1;
-                write_found(out, a, printed, &found, deadline)?;
-                out.flush()?;
-                bar.inc(1);
-                if printed >= a.count {
-                    bar.finish_and_clear();
-                    return Ok(finish(EXIT_OK));
-                }
-            }
+        End::Deadline | End::Budget => {
+            error(format_args!(
+                "{}: {printed} of {} puzzles found in {} attempts ({} puzzles rated, {:.1} s)",
+                end.shortfall().unwrap_or_default(),
+                a.count,
+                progress.attempts,
+                progress.rated,
+                start.elapsed().as_secs_f64()
+            ));
+            Ok(EXIT_PUZZLE)
         }
     }
-    bar.finish_and_clear();
-    if STOP.load(Ordering::SeqCst) {
-        // The workers saw the signal first and stopped: an interruption, not a limit.
-        error(format_args!(
-            "interrupted: {printed} of {} puzzles printed",
-            a.count
-        ));
-        return Ok(finish(EXIT_INTERRUPTED));
-    }
-    let why = if deadline.is_some_and(|d| Instant::now() >= d) {
-        "the time limit passed"
-    } else {
-        "the attempt budget ran out"
-    };
-    error(format_args!(
-        "{why}: {printed} of {} puzzles found in {expected} attempts ({rated} puzzles rated, {:.1} s)",
-        a.count,
-        start.elapsed().as_secs_f64()
-    ));
-    Ok(finish(EXIT_PUZZLE))
 }
 
-/// Prints one puzzle (number `n` of the run).
+/// Prints puzzle number `n` of the run.
 fn write_found(
     out: &mut Output,
     a: &GenerateArgs,
@@ -341,53 +286,16 @@ fn write_found(
     found: &Found,
     deadline: Option<Instant>,
 ) -> anyhow::Result<()> {
-    let c = &found.classification;
-    let proof = a.proof.then(|| proof(&found.puzzle, deadline));
+    let proof = a.proof.then(|| proof_lines(&found.puzzle, deadline));
     match a.format {
-        GenerateFormat::Text => {
-            let level = c.level.map_or("-", Level::name);
-            let depth = match a.target() {
-                Target::Level(_) => c.depth_pairs,
-                _ => c.depth,
-            };
-            let depth = depth.map_or("-".to_string(), |d| d.to_string());
-            writeln!(
-                out,
-                "{} # {level} {depth} {}",
-                found.puzzle.to_line(),
-                found.canonical
-            )?;
-            match proof {
-                Some(Ok(lines)) => {
-                    for l in lines {
-                        writeln!(out, "#   {l}")?;
-                    }
-                }
-                Some(Err(e)) => writeln!(out, "#   no proof: {e}")?,
-                None => {}
-            }
-        }
+        GenerateFormat::Text => write!(out, "{}", found_text(found, a.target(), proof.as_ref()))?,
         GenerateFormat::Jsonl => {
-            let mut record =
-                Record::classified(n as usize, &found.puzzle, c, &a.target().classify_options());
-            let (proof, proof_error) = match proof {
-                Some(Ok(lines)) => (Some(lines), None),
-                Some(Err(e)) => (None, Some(e)),
-                None => (None, None),
-            };
-            if let Some(e) = proof_error {
-                record.error = Some(format!("no proof: {e}"));
-            }
-            let body = GeneratedRecord {
-                record: JsonRecord {
-                    schema: super::output::SCHEMA,
-                    source: "generate",
-                    record: &record,
-                },
-                canonical: &found.canonical,
-                proof,
-            };
-            out.json_line(&body)?;
+            let record = GeneratedRecord::new(n, found, a.target(), proof);
+            out.json_line(&GeneratedLine {
+                schema: super::output::SCHEMA,
+                source: "generate",
+                record: &record,
+            })?;
         }
     }
     Ok(())

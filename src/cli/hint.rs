@@ -3,12 +3,16 @@
 
 use super::input::ReadError;
 use super::output::error;
-use super::{status_problem, EngineArgs, InputArgs, Output, ResultFormat, EXIT_OK, EXIT_PUZZLE};
-use clap::{Args, ValueEnum};
-use hdp::chain::{ChainLine, LineResult, Marker};
-use hdp::engine::{Analysis, AnalysisRecord, Recording};
+use super::{EngineArgs, InputArgs, Output, ResultFormat, EXIT_OK, EXIT_PUZZLE};
+use clap::Args;
+use hdp::chain::{ChainLine, Marker};
+use hdp::engine::{Analysis, AnalysisRecord, Proof, Recording};
 use hdp::format::apply_context;
+use hdp::hint::{
+    explain_lines, explained, explained_text, hint, ExplainedLine, HintError, Reveal, Why,
+};
 use hdp::minimal::{minimal, MinimalError, MinimalProof};
+use hdp::settings::Variant;
 use serde::Serialize;
 use std::io::Write;
 
@@ -31,18 +35,6 @@ pub struct HintArgs {
     pub reveal: Reveal,
 }
 
-/// `hint --reveal`: how much of the next step a solver sees.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Reveal {
-    /// The cell the next fact is about.
-    Where,
-    /// The fact.
-    Fact,
-    /// The fact, the lines that prove it and every line's derivation.
-    Moves,
-}
-
 /// The minimal proof in a JSON record.
 #[derive(Serialize)]
 struct MinimalBody<'a> {
@@ -54,7 +46,7 @@ struct MinimalBody<'a> {
     tests: u64,
     /// With `--explain`: each line with its derivation.
     #[serde(skip_serializing_if = "Option::is_none")]
-    explained: Option<Vec<super::chain::ExplainedLine<'a>>>,
+    explained: Option<Vec<ExplainedLine<'a>>>,
 }
 
 impl<'a> MinimalBody<'a> {
@@ -106,7 +98,7 @@ pub fn write_minimal(
     let Shown { json, why, explain } = shown;
     let result = minimal(analysis);
     let derivations = match (&result, explain) {
-        (Ok(m), true) => super::chain::explain_lines(analysis, &m.chain.lines),
+        (Ok(m), true) => explain_lines(analysis, &m.chain.lines),
         _ => Vec::new(),
     };
     if let Err(e @ (MinimalError::Limit(_) | MinimalError::Unverified(_))) = &result {
@@ -117,7 +109,7 @@ pub fn write_minimal(
             Ok(m) => {
                 let mut body = MinimalBody::new(m);
                 if explain {
-                    body.explained = Some(super::chain::explained(&m.chain.lines, &derivations));
+                    body.explained = Some(explained(&m.chain.lines, &derivations));
                 }
                 (Some(body), None)
             }
@@ -135,7 +127,8 @@ pub fn write_minimal(
         return Ok(false);
     };
     if explain {
-        super::chain::write_explained(out, &m.chain, &derivations, why)?;
+        let why = if why { Why::Shown } else { Why::Hidden };
+        write!(out, "{}", explained_text(&m.chain, &derivations, why))?;
     } else if why {
         write!(out, "{:#}", m.chain)?;
     } else {
@@ -161,79 +154,14 @@ pub fn write_minimal(
     Ok(true)
 }
 
-/// What the hint's last line establishes, in words.
-fn fact_of(line: Option<&ChainLine>) -> String {
-    match line {
-        Some(l) => match (l.marker, l.result) {
-            (Marker::Dis, Some(LineResult::Ctr(Some(s)))) => s.to_string(),
-            (Marker::Prf, _) => match l.context.levels.get(1).and_then(|v| v.first()) {
-                Some(h) => format!("{h} (it leads to the solution)"),
-                None => "the solution (propagation alone reaches it)".into(),
-            },
-            _ => String::new(),
-        },
-        None => String::new(),
-    }
-}
-
-/// `1 line`, `3 lines`.
-fn lines(n: usize) -> String {
-    if n == 1 {
-        "1 line".into()
-    } else {
-        format!("{n} lines")
-    }
-}
-
-/// The JSON record of a hint; `--reveal` leaves out what it does not show.
-#[derive(Serialize)]
-struct HintRecord<'a> {
-    /// The position (the puzzle with the given context), 81 characters.
-    position: String,
-    /// How much is shown.
-    reveal: Reveal,
-    /// The cell the step's fact is about (none when propagation alone solves the position).
-    #[serde(rename = "where")]
-    at: Option<String>,
-    /// What the step establishes: a statement, or the solution.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    fact: Option<String>,
-    /// The step in the notation, each line with its reason (as `chain --why`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    text: Option<Vec<String>>,
-    /// The step's lines.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    lines: Option<&'a [ChainLine]>,
-    /// The step's lines with their derivations.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    explained: Option<Vec<super::chain::ExplainedLine<'a>>>,
-    /// The number of DIS and PRF lines of the whole minimal proof.
-    proof_lines: usize,
-    /// The reduction depth of the position.
-    depth: Option<u8>,
-}
-
-/// The cell the hint's last line is about.
-fn where_of(line: Option<&ChainLine>) -> Option<String> {
-    match line.map(|l| (l.marker, l.result)) {
-        Some((Marker::Dis, Some(LineResult::Ctr(Some(s))))) => Some(s.cell.to_string()),
-        _ => line
-            .and_then(|l| l.context.levels.get(1))
-            .and_then(|v| v.first())
-            .map(|s| s.cell.to_string()),
-    }
-}
-
-/// `hdp hint`.
+/// `hdp hint`: reads the puzzles and prints each one's hint ([`hdp::hint::hint`]).
 pub fn run(a: &HintArgs, out: &mut Output) -> anyhow::Result<i32> {
     let given = super::given_context(a.given.as_deref())?;
     let json = a.format == ResultFormat::Json;
-    let mut options = a
-        .engine
-        .analysis_options(super::chain::Variant::Full, Recording::Chain);
+    let mut options = a.engine.analysis_options(Variant::Full, Recording::Chain);
     // A hint deduces: only contradictions prove, unless the solver asks for --proof solution.
     if a.engine.proof.is_none() {
-        options.proof = hdp::engine::Proof::Contradiction;
+        options.proof = Proof::Contradiction;
     }
     let mut code = EXIT_OK;
     let mut puzzles = a.input.puzzles();
@@ -266,82 +194,22 @@ pub fn run(a: &HintArgs, out: &mut Output) -> anyhow::Result<i32> {
                 continue;
             }
         };
-        let position = match apply_context(&p.grid, &given) {
-            Ok(g) => g,
-            Err(e) => {
-                fail(out, p.line, &format!("--given: {e}"))?;
-                continue;
-            }
-        };
+        if let Err(e) = apply_context(&p.grid, &given) {
+            fail(out, p.line, &format!("--given: {e}"))?;
+            continue;
+        }
         if many && !json {
             if i > 0 {
                 writeln!(out)?;
             }
             writeln!(out, "# {source} line {}: {}", p.line, p.grid.to_line())?;
         }
-        if position.is_complete() && position.is_valid_solution() {
-            fail(out, p.line, "already solved: no fact is left to find")?;
-            continue;
-        }
         options.budget.deadline = a.engine.deadline();
-        let analysis = Analysis::run_from(&p.grid, &given, &options);
-        if let Some(problem) = status_problem(&analysis.status) {
-            fail(out, p.line, &problem)?;
-            continue;
-        }
-        let m = match minimal(&analysis) {
-            Ok(m) => m,
-            Err(e) => {
-                fail(out, p.line, &e.to_string())?;
-                continue;
-            }
-        };
-        let step = m.first_step();
-        let fact = fact_of(step.last());
-        let at = where_of(step.last());
-        let text: Vec<String> = step.iter().map(|l| format!("{l:#}")).collect();
-        let derivations = match a.reveal {
-            Reveal::Moves => super::chain::explain_lines(&analysis, &step),
-            Reveal::Where | Reveal::Fact => Vec::new(),
-        };
-        let depth = analysis.depth.map_or("-".to_string(), |d| d.to_string());
-        if json {
-            let moves = a.reveal == Reveal::Moves;
-            let record = HintRecord {
-                position: analysis.puzzle.to_line(),
-                reveal: a.reveal,
-                at: at.clone(),
-                fact: (a.reveal != Reveal::Where).then_some(fact),
-                text: moves.then_some(text),
-                lines: moves.then_some(&step[..]),
-                explained: moves.then(|| super::chain::explained(&step, &derivations)),
-                proof_lines: m.proof_lines().count(),
-                depth: analysis.depth,
-            };
-            out.record(&source, p.line, &record)?;
-        } else {
-            match a.reveal {
-                Reveal::Where => writeln!(
-                    out,
-                    "# next: look at {}; depth {depth}",
-                    at.as_deref()
-                        .unwrap_or("the whole grid (propagation solves it)")
-                )?,
-                Reveal::Fact => writeln!(out, "# next: {fact}; depth {depth}")?,
-                Reveal::Moves => {
-                    let chain = hdp::chain::Chain {
-                        lines: step.clone(),
-                        count: None,
-                    };
-                    super::chain::write_explained(out, &chain, &derivations, true)?;
-                    writeln!(
-                        out,
-                        "# next: {fact}; a step of {}, a minimal proof of {}, depth {depth}",
-                        lines(step.len()),
-                        lines(m.proof_lines().count()),
-                    )?;
-                }
-            }
+        match hint(&p.grid, &given, &options, a.reveal) {
+            Ok(h) if json => out.record(&source, p.line, &h.record())?,
+            Ok(h) => write!(out, "{}", h.text())?,
+            Err(HintError::Context(e)) => fail(out, p.line, &format!("--given: {e}"))?,
+            Err(e) => fail(out, p.line, &e.to_string())?,
         }
         out.flush()?;
     }

@@ -18,7 +18,7 @@ use hdp::decision::DecisionKinds;
 use hdp::engine::{Options, Proof, Recording, Schedule, Status, Walk};
 use hdp::format::InputFormat;
 use hdp::propagate::Profile;
-use hdp::settings::EngineSettings;
+use hdp::settings::{EngineSettings, Variant};
 use std::time::Instant;
 
 pub use input::InputArgs;
@@ -174,8 +174,8 @@ pub struct EngineArgs {
     /// When the facts found in a pass are applied: synchronous (all at the end of the pass; the
     /// result does not depend on the grid's orientation) or sequential (the first at once, as
     /// the source's own tool).
-    #[arg(long, value_enum, default_value_t = ScheduleArg::Synchronous)]
-    pub schedule: ScheduleArg,
+    #[arg(long, value_enum, default_value_t = Schedule::Synchronous)]
+    pub schedule: Schedule,
     /// Propagation profile: a comma-separated list of profiles (default, singles, none) and
     /// rules, a leading - switching one off, e.g. default,-naked-quad or
     /// naked-single,hidden-single. Rules: naked-single, hidden-single, locked-pointing,
@@ -186,10 +186,10 @@ pub struct EngineArgs {
     /// What proves: reaching the solution (HDP) or only contradictions (trial and error).
     /// Default: solution; for `hint`, contradiction (a hint deduces, it does not reveal).
     #[arg(long, value_enum)]
-    pub proof: Option<ProofArg>,
+    pub proof: Option<Proof>,
     /// How hypotheses are walked.
-    #[arg(long, value_enum, default_value_t = WalkArg::BreadthFirst)]
-    pub walk: WalkArg,
+    #[arg(long, value_enum, default_value_t = Walk::BreadthFirst)]
+    pub walk: Walk,
     /// The most branch tests per puzzle and run (at least 1; default 1000000 for every command);
     /// past it the analysis ends with UNS.
     #[arg(long, value_parser = parse_budget)]
@@ -209,52 +209,16 @@ pub(crate) fn parse_timeout(s: &str) -> Result<f64, String> {
     hdp::settings::timeout(s)
 }
 
-/// `--proof`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum ProofArg {
-    /// A branch reaching the solution proves it.
-    Solution,
-    /// Only contradictions prove.
-    Contradiction,
-}
-
-/// `--schedule`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum ScheduleArg {
-    /// Test every decision against the same state, then apply all facts found.
-    Synchronous,
-    /// Apply the first fact found at once and restart.
-    Sequential,
-}
-
-/// `--walk`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum WalkArg {
-    /// Breadth-first, lookahead 1, restart.
-    BreadthFirst,
-    /// Depth-first (comparison).
-    DepthFirst,
-}
-
 impl EngineArgs {
     /// The settings as typed, for the library (`hdp::settings`, shared with the Python package).
     pub fn settings(&self) -> EngineSettings {
         EngineSettings {
             max_depth: self.max_depth,
             decisions: self.decisions,
-            schedule: match self.schedule {
-                ScheduleArg::Synchronous => Schedule::Synchronous,
-                ScheduleArg::Sequential => Schedule::Sequential,
-            },
+            schedule: self.schedule,
             profile: self.profile,
-            proof: match self.proof.unwrap_or(ProofArg::Solution) {
-                ProofArg::Solution => Proof::Solution,
-                ProofArg::Contradiction => Proof::Contradiction,
-            },
-            walk: match self.walk {
-                WalkArg::BreadthFirst => Walk::BreadthFirst,
-                WalkArg::DepthFirst => Walk::DepthFirst,
-            },
+            proof: self.proof.unwrap_or(Proof::Solution),
+            walk: self.walk,
             budget: self.budget,
             timeout: self.timeout,
         }
@@ -268,7 +232,7 @@ impl EngineArgs {
 
     /// The settings of an analysis of `variant` (its depth limit over `--max-depth`), recorded
     /// as `recording`: the one place `chain` and `render` get theirs.
-    pub fn analysis_options(&self, variant: chain::Variant, recording: Recording) -> Options {
+    pub fn analysis_options(&self, variant: Variant, recording: Recording) -> Options {
         let options = self.options(hdp::engine::DEFAULT_MAX_DEPTH);
         Options {
             max_depth: variant.max_depth(options.max_depth),
@@ -310,8 +274,7 @@ impl Cli {
 
 /// Engine options that `--variant` makes meaningless, when typed: the first-level analysis
 /// uses only the decisions and the profile; pr, dpr and vdpr fix the depth.
-pub fn check_variant(variant: chain::Variant, given: &dyn Fn(&str) -> bool) -> Result<(), String> {
-    use chain::Variant;
+pub fn check_variant(variant: Variant, given: &dyn Fn(&str) -> bool) -> Result<(), String> {
     let ignored: &[(&str, &str)] = match variant {
         Variant::Analysis => &[
             ("max_depth", "--max-depth"),
@@ -531,12 +494,7 @@ pub fn given_context(text: Option<&str>) -> anyhow::Result<Vec<hdp::Statement>> 
 
 /// Why an analysis ending in `status` makes the exit code 1, in words; `None` when solved.
 pub fn status_problem(status: &Status) -> Option<String> {
-    match status {
-        Status::Solved => None,
-        Status::NoSolution => Some("the puzzle has no solution".into()),
-        Status::MultipleSolutions => Some("the puzzle has several solutions".into()),
-        Status::Unsolved(limit) => Some(format!("unsolved: {limit}")),
-    }
+    hdp::hint::status_problem(status)
 }
 
 /// Runs the parsed command line; returns the exit code.

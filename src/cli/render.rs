@@ -1,6 +1,5 @@
 //! `hdp render` (tree, grid and step pictures) and `hdp report` (HTML reports).
 
-use super::chain::Variant;
 use super::classify::EXIT_INTERRUPTED;
 use super::files;
 use super::input::{Puzzles, Read1, ReadError};
@@ -15,6 +14,7 @@ use hdp::render::{
     grid_svg, index_html, index_order, is_report_file, report, tree_svg_view, with_nav, Expand,
     GridStyle, IndexEntry, Link, Nav, TreeView,
 };
+use hdp::settings::Variant;
 use hdp::study::ReportInput;
 use std::io::Write;
 use std::path::{Path, PathBuf};

@@ -4,14 +4,13 @@ use super::input::{Read1, ReadError};
 use super::output::{error, stderr_line};
 use super::{InputArgs, Output, ResultFormat, EXIT_OK, EXIT_PUZZLE};
 use clap::Args;
-use hdp::format::{to_pencil, to_pretty, GridJson, Puzzle};
-use hdp::propagate::{propagate_counting, Outcome, Profile, Stats};
-use hdp::solver::{solutions_within, solve_within, Solutions, SolveLimits, Stop};
-use hdp::{Cell, Grid};
-use serde::Serialize;
-use std::collections::BTreeMap;
+use hdp::format::{to_pencil, to_pretty, Puzzle};
+use hdp::propagate::{Outcome, Profile};
+use hdp::records::{stop_words, Propagation, SolutionsRecord, SolveRecord};
+use hdp::settings::deadline_after;
+use hdp::solver::{solutions_within, solve_within, Solutions, SolveLimits};
 use std::io::Write;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// `hdp solve`.
 #[derive(Args, Debug)]
@@ -95,76 +94,6 @@ impl PropagateArgs {
     }
 }
 
-/// A `solve --format json` record (after `schema`, `line`, `source`).
-#[derive(Serialize)]
-struct SolveRecord {
-    /// The puzzle, 81 characters.
-    puzzle: String,
-    /// 0, 1, or 2 for two or more.
-    solutions: u8,
-    /// The solution when there is exactly one.
-    solution: Option<String>,
-}
-
-/// A `solve --solutions N --format json` record (after `schema`, `line`, `source`).
-#[derive(Serialize)]
-struct SolutionsRecord {
-    /// The puzzle, 81 characters.
-    puzzle: String,
-    /// How many solutions are listed (at most N).
-    solutions: usize,
-    /// Whether the puzzle has more solutions than those listed.
-    more: bool,
-    /// The solutions listed, 81 characters each, in the solver's order.
-    grids: Vec<String>,
-    /// The cells (A1..I9) where two of the listed solutions differ, row by row.
-    differ: Vec<String>,
-}
-
-/// The cells where two of `grids` differ, row-major.
-fn differing_cells(grids: &[Grid]) -> Vec<Cell> {
-    let Some(first) = grids.first() else {
-        return Vec::new();
-    };
-    Cell::all()
-        .filter(|&c| grids.iter().any(|g| g.get(c) != first.get(c)))
-        .collect()
-}
-
-/// The words for a search stopped by `stop`.
-fn stop_words(stop: Stop) -> &'static str {
-    match stop {
-        Stop::Deadline => "the time limit passed",
-        Stop::Nodes => "the search-node budget ran out",
-    }
-}
-
-/// A `solve --format json` record of a search a limit stopped: `solutions` is null.
-#[derive(Serialize)]
-struct StoppedRecord {
-    /// The puzzle, 81 characters.
-    puzzle: String,
-    /// Unknown.
-    solutions: Option<u8>,
-    /// Which limit stopped the search, in words.
-    limit: &'static str,
-}
-
-/// A `propagate --format json` record (after `schema`, `line`, `source`).
-#[derive(Serialize)]
-struct PropagateRecord {
-    /// The puzzle, 81 characters.
-    puzzle: String,
-    /// `solved`, `open`, or `contradiction: ...`.
-    status: String,
-    /// Two-valued cells of the reduced position.
-    pairs: usize,
-    /// The reduced position.
-    grid: GridJson,
-    /// How often each rule applied, by rule name.
-    rules: BTreeMap<&'static str, u64>,
-}
-
 /// The puzzle of one read, or `None` after reporting its error: on stderr, and on stdout as an
 /// error record (JSON) or an `error` line (text, so that output lines match input lines).
 fn puzzle_or_report(
@@ -203,31 +132,24 @@ pub fn run_solve(a: &SolveArgs, out: &mut Output) -> anyhow::Result<i32> {
             code = EXIT_PUZZLE;
             continue;
         };
-        let deadline = a
-            .timeout
-            .map(|t| Instant::now() + Duration::from_secs_f64(t.min(1e9)));
+        let deadline = deadline_after(Instant::now(), a.timeout);
         if let Some(n) = a.solutions {
             if !list_solutions(&source, &p, n as usize, deadline, a.format, out)? {
                 code = EXIT_PUZZLE;
             }
             continue;
         }
-        let s = match solve_within(&p.grid, SolveLimits::until(deadline)) {
+        let result = solve_within(&p.grid, SolveLimits::until(deadline));
+        let s = match &result {
             Ok(s) => s,
             Err(stop) => {
-                let why = stop_words(stop);
+                let why = stop_words(*stop);
                 error(format_args!("{source}: line {}: unsolved: {why}", p.line));
                 code = EXIT_PUZZLE;
                 match a.format {
-                    ResultFormat::Json => out.record(
-                        &source,
-                        p.line,
-                        &StoppedRecord {
-                            puzzle: p.grid.to_line(),
-                            solutions: None,
-                            limit: why,
-                        },
-                    )?,
+                    ResultFormat::Json => {
+                        out.record(&source, p.line, &SolveRecord::new(&p.grid, &result))?
+                    }
                     ResultFormat::Text => writeln!(out, "unsolved: {why}")?,
                 }
                 continue;
@@ -248,19 +170,11 @@ pub fn run_solve(a: &SolveArgs, out: &mut Output) -> anyhow::Result<i32> {
         }
         match a.format {
             ResultFormat::Json => {
-                let record = SolveRecord {
-                    puzzle: p.grid.to_line(),
-                    solutions: count,
-                    solution: match &s {
-                        Solutions::Unique(g) => Some(g.to_line()),
-                        _ => None,
-                    },
-                };
-                out.record(&source, p.line, &record)?;
+                out.record(&source, p.line, &SolveRecord::new(&p.grid, &result))?
             }
             // No solution string with --count.
             ResultFormat::Text if a.count => writeln!(out, "{count}")?,
-            ResultFormat::Text => match &s {
+            ResultFormat::Text => match s {
                 Solutions::None => writeln!(out, "no solution")?,
                 Solutions::Unique(g) => writeln!(out, "{}", g.to_line())?,
                 Solutions::Multiple(_) => writeln!(out, "multiple solutions")?,
@@ -287,15 +201,9 @@ fn list_solutions(
             let why = stop_words(stop);
             error(format_args!("{source} line {}: unsolved: {why}", p.line));
             match format {
-                ResultFormat::Json => out.record(
-                    source,
-                    p.line,
-                    &StoppedRecord {
-                        puzzle: p.grid.to_line(),
-                        solutions: None,
-                        limit: why,
-                    },
-                )?,
+                ResultFormat::Json => {
+                    out.record(source, p.line, &SolveRecord::new(&p.grid, &Err(stop)))?
+                }
                 ResultFormat::Text => writeln!(out, "unsolved: {why}")?,
             }
             return Ok(false);
@@ -303,7 +211,7 @@ fn list_solutions(
     };
     let more = grids.len() > n;
     grids.truncate(n);
-    let differ = differing_cells(&grids);
+    let record = SolutionsRecord::new(&p.grid, &grids, more);
     let unique = grids.len() == 1 && !more;
     if !unique {
         let problem = if grids.is_empty() {
@@ -317,17 +225,7 @@ fn list_solutions(
         ));
     }
     match format {
-        ResultFormat::Json => out.record(
-            source,
-            p.line,
-            &SolutionsRecord {
-                puzzle: p.grid.to_line(),
-                solutions: grids.len(),
-                more,
-                grids: grids.iter().map(Grid::to_line).collect(),
-                differ: differ.iter().map(Cell::to_string).collect(),
-            },
-        )?,
+        ResultFormat::Json => out.record(source, p.line, &record)?,
         ResultFormat::Text => {
             let count = match (grids.len(), more) {
                 (0, _) => "no solution".to_string(),
@@ -340,7 +238,7 @@ fn list_solutions(
                 writeln!(out, "{}", g.to_line())?;
             }
             if grids.len() > 1 {
-                let names: Vec<String> = differ.iter().map(Cell::to_string).collect();
+                let names = &record.differ;
                 writeln!(out, "# {} cells differ: {}", names.len(), names.join(" "))?;
             }
         }
@@ -357,36 +255,22 @@ pub fn run_propagate(a: &PropagateArgs, out: &mut Output) -> anyhow::Result<i32>
             code = EXIT_PUZZLE;
             continue;
         };
-        let mut g = p.grid;
-        let mut stats = Stats::default();
-        let outcome = propagate_counting(&mut g, &a.profile, &mut stats);
+        let run = Propagation::run(&p.grid, &a.profile);
+        let (g, outcome) = (run.grid, run.outcome);
         if a.stats {
-            let counts: Vec<String> = stats.iter().map(|(r, n)| format!("{r} {n}")).collect();
+            let counts: Vec<String> = run.stats.iter().map(|(r, n)| format!("{r} {n}")).collect();
             stderr_line(format_args!("line {}: {}", p.line, counts.join(", ")));
         }
-        let status = match outcome {
-            Outcome::Solved => "solved".to_string(),
-            Outcome::Open => "open".to_string(),
-            Outcome::Contradiction(c) => {
-                error(format_args!(
-                    "{source}: line {}: propagation reached a contradiction (the puzzle has no solution): {c}",
-                    p.line
-                ));
-                code = EXIT_PUZZLE;
-                format!("contradiction: {c}")
-            }
-        };
+        let status = run.status();
+        if let Outcome::Contradiction(c) = outcome {
+            error(format_args!(
+                "{source}: line {}: propagation reached a contradiction (the puzzle has no solution): {c}",
+                p.line
+            ));
+            code = EXIT_PUZZLE;
+        }
         match a.format {
-            ResultFormat::Json => {
-                let record = PropagateRecord {
-                    puzzle: p.grid.to_line(),
-                    status,
-                    pairs: g.pair_count(),
-                    grid: GridJson::from_grid(&g),
-                    rules: stats.iter().map(|(r, n)| (r.name(), n)).collect(),
-                };
-                out.record(&source, p.line, &record)?;
-            }
+            ResultFormat::Json => out.record(&source, p.line, &run.record())?,
             ResultFormat::Text if a.pretty => write!(out, "{}", to_pretty(&g))?,
             ResultFormat::Text if a.candidates => {
                 write!(out, "{}", to_pencil(&g))?;

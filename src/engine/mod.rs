@@ -39,6 +39,7 @@ use std::time::Instant;
 
 /// What counts as proof (spec §5).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum Proof {
     /// A branch that reaches the solution proves it (the HDP method).
@@ -50,6 +51,7 @@ pub enum Proof {
 
 /// How hypotheses are walked.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "kebab-case")]
 pub enum Walk {
     /// Breadth-first with lookahead 1 and restart (the method).
@@ -61,6 +63,7 @@ pub enum Walk {
 
 /// When the facts found in a pass are applied (spec §5).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum Schedule {
     /// A pass tests every decision against the same state, then applies all the facts it

@@ -22,6 +22,7 @@
 //! `hdp classify` uses by default), so its level is the one `classify` gives it.
 
 mod rng;
+pub mod run;
 
 pub use rng::Rng;
 

@@ -123,3 +123,43 @@ fn the_circle_check_finds_circles() {
         ["format", "grid"].map(String::from).into()
     );
 }
+
+/// The edges between the binary's modules (one file each under `src/cli/`): `super::NAME` where
+/// NAME is a sibling file. `mod.rs` declares them all and is left out.
+fn cli_graph(cli: &Path) -> BTreeMap<String, BTreeSet<String>> {
+    let mut all = Vec::new();
+    files(cli, &mut all);
+    let names: BTreeSet<String> = all
+        .iter()
+        .filter_map(|p| p.file_stem()?.to_str().map(String::from))
+        .filter(|n| n != "mod")
+        .collect();
+    let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for path in &all {
+        let from = path.file_stem().unwrap().to_str().unwrap().to_string();
+        if from == "mod" {
+            continue;
+        }
+        let text = std::fs::read_to_string(path)
+            .unwrap()
+            .replace("super::", "crate::");
+        let targets = edges.entry(from.clone()).or_default();
+        targets.extend(
+            uses(&text)
+                .into_iter()
+                .filter(|t| *t != from && names.contains(t)),
+        );
+    }
+    edges
+}
+
+#[test]
+fn the_command_modules_import_one_another_without_a_circle() {
+    let cli = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/cli");
+    let edges = cli_graph(&cli);
+    assert!(edges.len() > 8, "too few modules read: {edges:?}");
+    assert!(edges["chain"].contains("output"), "edges not read");
+    if let Some(c) = circle(&edges) {
+        panic!("import circle in src/cli: {}", c.join(" → "));
+    }
+}

@@ -21,7 +21,8 @@ checked as the command line checks them, and a bad value raises ``ValueError``.
 
 from __future__ import annotations
 
-from typing import Any, Dict, Iterable, Iterator, List, Optional
+import html as _html
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple
 
 from . import _hdp
 
@@ -33,6 +34,8 @@ __all__ = [
     "classify",
     "classify_frame",
     "classify_iter",
+    "generate",
+    "hint",
     "minimal",
     "propagate",
     "solve",
@@ -86,6 +89,34 @@ class Result:
     def _repr_svg_(self) -> Optional[str]:
         return self._svg
 
+    def _repr_html_(self) -> str:
+        """The text as the command prints it (cells named A1..I9), under the picture if any."""
+        picture = f"<div>{self._svg}</div>" if self._svg else ""
+        return f'{picture}<pre class="hdp-{_html.escape(self._kind).replace(" ", "-")}">{_html.escape(self._text)}</pre>'
+
+
+def _grid_html(line: str, caption: Optional[str] = None) -> str:
+    """A labelled grid as an HTML table: columns A-I, rows 1-9, each cell titled with its name."""
+    cols = "ABCDEFGHI"
+    out = ['<table class="hdp-grid" style="border-collapse:collapse;font-family:monospace">']
+    if caption:
+        out.append(f"<caption>{_html.escape(caption)}</caption>")
+    out.append("<tr><th></th>" + "".join(f"<th>{c}</th>" for c in cols) + "</tr>")
+    for r in range(9):
+        cells = []
+        for c in range(9):
+            v = line[r * 9 + c]
+            style = "border:1px solid #999;width:1.6em;height:1.6em;text-align:center"
+            if c % 3 == 0:
+                style += ";border-left:2px solid #000"
+            if r % 3 == 0:
+                style += ";border-top:2px solid #000"
+            name = f"{cols[c]}{r + 1}"
+            cells.append(f'<td title="{name}" style="{style}">{v if v != "." else ""}</td>')
+        out.append(f"<tr><th>{r + 1}</th>" + "".join(cells) + "</tr>")
+    out.append("</table>")
+    return "".join(out)
+
 
 class Puzzle:
     """A puzzle read from any format ``hdp`` reads; shows its grid in Jupyter.
@@ -114,6 +145,10 @@ class Puzzle:
 
     def _repr_svg_(self) -> str:
         return self._svg
+
+    def _repr_html_(self) -> str:
+        """The grid as a labelled table: columns A-I, rows 1-9, each cell titled with its name."""
+        return _grid_html(self.line, self.label)
 
 
 def _text(puzzle: Any) -> str:
@@ -234,6 +269,9 @@ class _LazyTree:
     def _repr_svg_(self) -> str:
         return self.svg
 
+    def _repr_html_(self) -> str:
+        return f'<div class="hdp-tree">{self.svg}</div>'
+
     def __repr__(self) -> str:
         return "<hdp tree (shown as a picture in Jupyter; .svg for the text)>"
 
@@ -255,6 +293,9 @@ class _Svg:
 
     def _repr_svg_(self) -> str:
         return self.svg
+
+    def _repr_html_(self) -> str:
+        return f'<div class="hdp-{self._kind}">{self.svg}</div>'
 
     def __repr__(self) -> str:
         return f"<hdp {self._kind} picture, {len(self.svg)} characters of SVG>"
@@ -299,3 +340,90 @@ def canon(puzzle: Any) -> Result:
     Isomorphs have the same form: ``{hdp.canon(p).canonical for p in puzzles}`` counts classes."""
     record = _hdp.canon(_text(puzzle))
     return Result("canonical form", record, record["canonical"] + "\n")
+
+
+def hint(
+    puzzle: Any,
+    *,
+    given: Optional[str] = None,
+    reveal: str = "moves",
+    max_depth: Optional[int] = None,
+    decisions: Optional[str] = None,
+    schedule: Optional[str] = None,
+    profile: Optional[str] = None,
+    proof: Optional[str] = None,
+    walk: Optional[str] = None,
+    budget: Optional[int] = None,
+    timeout: Optional[float] = None,
+) -> Result:
+    """The next step from a position (``hdp hint``): a ``Result`` with the fields of
+    ``hdp hint --format json`` (``where``, ``fact``, ``text``, ``lines``, ``explained``,
+    ``proof_lines``, ``depth``; ``reveal`` leaves out what it does not show) and ``text`` as
+    ``hdp hint`` prints it. ``reveal`` is ``"where"`` (the cell), ``"fact"`` or ``"moves"`` (the
+    fact, its lines and their moves); ``given`` is the position reached so far, a context such as
+    ``"I8: 2,7"``. Only contradictions prove unless ``proof="solution"``. A solved position, a
+    puzzle without a unique solution or one not solved within the limits raises ``ValueError``."""
+    engine = _engine(
+        max_depth=max_depth, decisions=decisions, schedule=schedule, profile=profile,
+        proof=proof, walk=walk, budget=budget, timeout=timeout,
+    )
+    record, text = _hdp.hint(_text(puzzle), given=given, reveal=reveal, engine=engine)
+    return Result("hint", record, text)
+
+
+class GenerateRun:
+    """The puzzles of ``generate`` as they are found: an iterator of ``Result`` objects (the
+    record of ``hdp generate --format jsonl`` without ``schema`` and ``source``, ``text`` the line
+    ``hdp generate`` prints). When it ends short of ``count``, ``shortfall`` says why."""
+
+    def __init__(self, native: Any):
+        self._native = native
+
+    def __iter__(self) -> "GenerateRun":
+        return self
+
+    def __next__(self) -> Result:
+        item = next(self._native)
+        record, text = item
+        return Result("generated puzzle", record, text)
+
+    @property
+    def shortfall(self) -> Optional[str]:
+        """Why the run ended before ``count`` puzzles (``None`` while running or when complete)."""
+        return self._native.shortfall
+
+
+def generate(
+    *,
+    level: Optional[str] = None,
+    depth: Optional[int] = None,
+    te: Optional[int] = None,
+    count: int = 1,
+    minimal: bool = False,
+    symmetry: str = "none",
+    givens: Optional[Tuple[int, int]] = None,
+    seed: int = 0,
+    jobs: Optional[int] = None,
+    timeout: Optional[float] = None,
+    budget: Optional[int] = None,
+    seeds: Optional[Iterable[Any]] = None,
+    steps: Optional[int] = None,
+    proof: bool = False,
+) -> GenerateRun:
+    """Generate puzzles as ``hdp generate`` does: the same options give the same puzzles in the
+    same order, whatever ``jobs``. One of ``level`` (``"trivial"`` .. ``"extreme"``, default
+    medium), ``depth`` (0-4) or ``te`` (0-3); ``count`` puzzles; ``minimal`` ones only;
+    ``symmetry`` of the givens (``"none"``, ``"central"``...); ``givens=(MIN, MAX)``; ``seed``;
+    ``jobs`` threads (default: every core); ``timeout`` seconds and ``budget`` attempts for the
+    whole run; ``seeds``, puzzles to search near for hard and above (default: the shipped set);
+    ``steps`` of one vicinity walk; ``proof`` adds each puzzle's minimal proof.
+
+    Returns an iterator; the search runs in the background without the GIL. Ctrl-C while it
+    waits raises ``KeyboardInterrupt`` and stops the run; so does dropping the iterator."""
+    seed_lines = None if seeds is None else [_text(p) for p in seeds]
+    native = _hdp.generate(
+        level=level, depth=depth, te=te, count=count, minimal=minimal, symmetry=symmetry,
+        givens=None if givens is None else tuple(givens), seed=seed, jobs=jobs, timeout=timeout,
+        budget=budget, seeds=seed_lines, steps=steps, proof=proof,
+    )
+    return GenerateRun(native)

@@ -1,4 +1,4 @@
-from typing import Any, Dict, Iterable, Iterator, List, Optional
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple
 
 __version__: str
 
@@ -11,6 +11,7 @@ class Result:
     def to_dict(self) -> Record: ...
     def __getattr__(self, name: str) -> Any: ...
     def _repr_svg_(self) -> Optional[str]: ...
+    def _repr_html_(self) -> str: ...
 
 class Puzzle:
     line: str
@@ -19,6 +20,7 @@ class Puzzle:
     @property
     def givens(self) -> int: ...
     def _repr_svg_(self) -> str: ...
+    def _repr_html_(self) -> str: ...
 
 def classify_iter(
     puzzles: Iterable[Any],
@@ -70,3 +72,42 @@ def minimal(puzzle: Any, **settings: Any) -> Result: ...
 def solve(puzzle: Any, *, timeout: Optional[float] = ...) -> Result: ...
 def propagate(puzzle: Any, *, profile: Optional[str] = ...) -> Result: ...
 def canon(puzzle: Any) -> Result: ...
+def hint(
+    puzzle: Any,
+    *,
+    given: Optional[str] = ...,
+    reveal: str = ...,
+    max_depth: Optional[int] = ...,
+    decisions: Optional[str] = ...,
+    schedule: Optional[str] = ...,
+    profile: Optional[str] = ...,
+    proof: Optional[str] = ...,
+    walk: Optional[str] = ...,
+    budget: Optional[int] = ...,
+    timeout: Optional[float] = ...,
+) -> Result: ...
+
+class GenerateRun(Iterator[Result]):
+    """The puzzles of ``generate`` as they are found; ``shortfall`` says why a run ended early."""
+    def __iter__(self) -> "GenerateRun": ...
+    def __next__(self) -> Result: ...
+    @property
+    def shortfall(self) -> Optional[str]: ...
+
+def generate(
+    *,
+    level: Optional[str] = ...,
+    depth: Optional[int] = ...,
+    te: Optional[int] = ...,
+    count: int = ...,
+    minimal: bool = ...,
+    symmetry: str = ...,
+    givens: Optional[Tuple[int, int]] = ...,
+    seed: int = ...,
+    jobs: Optional[int] = ...,
+    timeout: Optional[float] = ...,
+    budget: Optional[int] = ...,
+    seeds: Optional[Iterable[Any]] = ...,
+    steps: Optional[int] = ...,
+    proof: bool = ...,
+) -> GenerateRun: ...
