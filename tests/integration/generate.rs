@@ -311,6 +311,107 @@ fn generated_puzzles_are_unique_at_their_level_and_distinct() {
         true,
         "diagonal",
     );
+    let p = check_generated(
+        &["--level", "deep", "-n", "2", "--seed", "4"],
+        "deep",
+        false,
+        "none",
+    );
+    assert_eq!(p.len(), 2);
+}
+
+#[test]
+fn generate_stops_when_its_output_is_closed() {
+    // `| head -1`: one puzzle, and hdp stops at its next write long before its own limits
+    // (a million puzzles or 100 s), quietly.
+    let started = std::time::Instant::now();
+    let out = std::process::Command::new("sh")
+        .args([
+            "-c",
+            "\"$0\" generate --level easy -n 1000000 --timeout 100 --seed 6 | head -1",
+        ])
+        .arg(assert_cmd::cargo::cargo_bin("hdp"))
+        .output()
+        .unwrap();
+    let elapsed = started.elapsed();
+    let (text, err) = (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    );
+    assert!(
+        elapsed < std::time::Duration::from_secs(50),
+        "still running after the pipe closed: {elapsed:?}"
+    );
+    assert_eq!(text.lines().count(), 1, "{text}");
+    let puzzle = text.split(' ').next().unwrap();
+    assert!(naive_unique(&values(puzzle)), "{text}");
+    assert!(text.contains(" # easy "), "{text}");
+    assert_eq!(err, "", "no message for a closed pipe");
+}
+
+#[test]
+fn sigint_keeps_the_puzzles_printed_whole() {
+    use std::io::{BufRead, BufReader, Read};
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("hdp"))
+        .args([
+            "generate",
+            "--level",
+            "easy",
+            "-n",
+            "1000000",
+            "--timeout",
+            "200",
+        ])
+        .args(["--seed", "8", "-j", "2", "--format", "jsonl"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut out = String::new();
+    for _ in 0..3 {
+        stdout.read_line(&mut out).unwrap();
+    }
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let kill = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    stdout.read_to_string(&mut out).unwrap();
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130), "{err}");
+    assert!(out.ends_with('\n'), "the last puzzle is whole");
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(
+        lines.len() >= 3 && lines.len() < 1_000_000,
+        "{}",
+        lines.len()
+    );
+    let mut forms = std::collections::HashSet::new();
+    for (i, l) in lines.iter().enumerate() {
+        let r: serde_json::Value = serde_json::from_str(l).unwrap();
+        assert_eq!(r["line"], i + 1, "in order, no gap");
+        assert_eq!(r["level"], "easy");
+        assert!(forms.insert(r["canonical"].to_string()), "printed twice");
+        if i < 10 {
+            assert!(naive_unique(&values(r["puzzle"].as_str().unwrap())), "{l}");
+        }
+    }
+    assert!(
+        err.contains(&format!(
+            "interrupted: {} of 1000000 puzzles printed",
+            lines.len()
+        )),
+        "{err}"
+    );
 }
 
 #[test]
