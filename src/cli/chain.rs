@@ -291,13 +291,14 @@ pub fn explained<'a>(
         .collect()
 }
 
-/// The derivations of `lines`, lines of a chain of `analysis`.
+/// The derivations of `lines`, lines of a chain of `analysis`, within the analysis's deadline
+/// (a line it cuts short says so).
 pub fn explain_lines(analysis: &Analysis, lines: &[ChainLine]) -> Vec<Option<Derivation>> {
     derive_lines(
         &analysis.puzzle,
         lines,
         &analysis.options.profile,
-        &Limits::default(),
+        &Limits::until(analysis.options.budget.deadline),
     )
 }
 
