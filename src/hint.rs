@@ -271,7 +271,7 @@ pub fn explain_lines(analysis: &Analysis, lines: &[ChainLine]) -> Vec<Option<Der
         &analysis.puzzle,
         lines,
         &analysis.options.profile,
-        &Limits::default(),
+        &Limits::until(analysis.options.budget.deadline),
     )
 }
 

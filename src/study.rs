@@ -196,7 +196,12 @@ fn contradiction_proof(
     }
     Some(crate::minimal::minimal(&a).map(|m| {
         let lines = &m.chain.lines;
-        let derivations = derive_lines(&a.puzzle, lines, &opts.profile, &Limits::default());
+        let derivations = derive_lines(
+            &a.puzzle,
+            lines,
+            &opts.profile,
+            &Limits::until(opts.budget.deadline),
+        );
         // `traced` follows the proof's lines, `DIS` and `PRF`, in order.
         let proof = lines
             .iter()

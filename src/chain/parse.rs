@@ -238,6 +238,7 @@ pub fn is_derivation_text(line: &str) -> bool {
             "contradiction: ",
             "refuted ",
             "solution: ",
+            "cut: ",
         ]
         .iter()
         .any(|p| rest.starts_with(p))

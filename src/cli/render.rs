@@ -445,7 +445,7 @@ pub fn run_render(a: &RenderArgs, out: &mut Output) -> anyhow::Result<i32> {
                 &analysis.puzzle,
                 &chain,
                 &analysis.options.profile,
-                &hdp::derivation::Limits::default(),
+                &hdp::derivation::Limits::until(analysis.options.budget.deadline),
             );
             let explained: Vec<_> = derivations.iter().map(Option::as_ref).collect();
             let pictures = explained_pictures(&analysis, &lines[..drawn], &explained);

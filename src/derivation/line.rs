@@ -1,7 +1,7 @@
 //! Derivations of chain lines: each line's start position and how it ends.
 
 use super::search::{moves_in_rounds, search};
-use super::{Derivation, DeriveError, End, Limits};
+use super::{Cut, Derivation, DeriveError, End, Limits};
 use crate::chain::{ChainLine, Context, Marker};
 use crate::grid::{Cell, Digit, Grid};
 use crate::propagate::{propagate, Outcome, Profile};
@@ -76,7 +76,9 @@ pub fn derive_line(
 /// The derivation of every `DIS` and `PRF` line of `lines` (a chain of `puzzle`), `None` for the
 /// other lines and where none is found. A `DIS` line whose hypothesis propagation does not
 /// refute, because it fails both ways of a decision one level down, ends in that decision and
-/// the two earlier lines, under the same hypotheses, that refute its branches.
+/// the two earlier lines, under the same hypotheses, that refute its branches. A line the
+/// limits stop (its own search, or the deadline passed before it) ends in [`End::Cut`], with
+/// no moves.
 pub fn derive_lines(
     puzzle: &Grid,
     lines: &[ChainLine],
@@ -89,8 +91,22 @@ pub fn derive_lines(
             if !matches!(line.marker, Marker::Dis | Marker::Prf) {
                 return None;
             }
+            let cut = |why: Cut| {
+                let (start, hypothesis, facts) = line_start(puzzle, &line.context, profile)?;
+                Some(Derivation {
+                    start,
+                    hypothesis,
+                    facts,
+                    moves: Vec::new(),
+                    end: End::Cut(why),
+                })
+            };
+            if limits.expired() {
+                return cut(Cut::Deadline);
+            }
             match derive_line(puzzle, line, profile, limits) {
                 Ok(d) => Some(d),
+                Err(e @ (DeriveError::Deadline | DeriveError::Limit)) => cut(Cut::of(e)?),
                 Err(DeriveError::NoContradiction) if line.marker == Marker::Dis => {
                     refuted(puzzle, &lines[..x], line, profile)
                 }

@@ -7,7 +7,9 @@
 //! that lead to a contradiction: each a rule, the cells, unit and values of its pattern, the
 //! candidates it removes and the earlier moves its pattern rests on. A line refuted one level
 //! down names the decision and the two lines that refute it; a `PRF` line lists the placements
-//! that propagation makes up to the full grid.
+//! that propagation makes up to the full grid (its text shows the first ones and sums up the
+//! rest). A derivation that the limits stop (the run's deadline, the moves seen) ends in
+//! [`End::Cut`]: it is never shown as complete.
 //!
 //! The moves are found by **rounds** (every rule applied to the same position, as
 //! [`crate::explain`] does), keeping for every removed candidate the cheapest way found to
@@ -27,7 +29,9 @@ mod tests;
 pub use line::{derive_line, derive_lines, line_start};
 pub use search::{derive, plain_moves, DeriveError, Limits};
 pub use size::{proof_size, ProofSize};
-pub use text::{is_derivation_text, parse_derivation, ParsedDerivation, ParsedEnd};
+pub use text::{
+    is_derivation_text, parse_derivation, ParsedDerivation, ParsedEnd, SHOWN_PLACEMENTS,
+};
 
 use crate::chain::ChainLine;
 use crate::grid::{Candidates, Cell, Digit, Grid, Unit};
@@ -116,6 +120,38 @@ pub enum End {
         /// Each open cell of the position with its value.
         placements: Vec<(Cell, Digit)>,
     },
+    /// A limit stopped the derivation before it was complete: it shows no moves and proves
+    /// nothing by itself (the chain line still holds; only its explanation is missing).
+    Cut(Cut),
+}
+
+/// The limit that cut a derivation short.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Cut {
+    /// The run's deadline (`--timeout`) passed.
+    Deadline,
+    /// The search saw more moves than [`Limits::max_moves_seen`].
+    Moves,
+}
+
+impl Cut {
+    /// The limit's reason in words, as the text form writes it after `cut: `.
+    pub fn words(self) -> &'static str {
+        match self {
+            Cut::Deadline => "the time limit passed before this line was explained",
+            Cut::Moves => "the search saw too many moves before this line was explained",
+        }
+    }
+
+    /// The limit of a derivation error, if it is one.
+    pub fn of(e: DeriveError) -> Option<Cut> {
+        match e {
+            DeriveError::Deadline => Some(Cut::Deadline),
+            DeriveError::Limit => Some(Cut::Moves),
+            _ => None,
+        }
+    }
 }
 
 /// A contradiction of §3 that the moves reach.
@@ -231,6 +267,7 @@ impl Derivation {
                         .map(|&(c, d)| (c, map[d.index()]))
                         .collect(),
                 },
+                End::Cut(cut) => End::Cut(*cut),
             },
         }
     }
@@ -243,6 +280,11 @@ impl Derivation {
             s.apply(&mut g);
         }
         g
+    }
+
+    /// Whether a limit cut the derivation short ([`End::Cut`]).
+    pub fn is_cut(&self) -> bool {
+        matches!(self.end, End::Cut(_))
     }
 
     /// The contradiction the derivation ends in, if it ends in one.

@@ -6,16 +6,19 @@
 //! effect**). Rounds apply every rule to the same position, as [`crate::explain`] does; for each
 //! move found, its *closure* is the move with the closures of the cheapest moves that removed
 //! its premises, and each key removed in a round keeps the move with the smallest closure (a
-//! single before a subset on ties). The contradiction whose premises have the smallest union of
-//! closures, among those seen in the first round that shows one and a few after, gives the
-//! moves. [`build`] then assigns each needed key to the latest move before its consumer that can
-//! remove it, drops moves that remove nothing needed, and replays the list to check every
-//! pattern; finally moves are dropped one at a time wherever the rest still holds.
+//! single before a subset on ties). The contradictions seen in the first round that shows one
+//! and a few after are ranked by the size of the union of their premises' closures; the
+//! cheapest ones (up to [`MAX_TRIES`] with distinct moves) are each built and pruned, and the
+//! shortest result is kept. [`build`] assigns each needed key to the latest move before its
+//! consumer that can remove it, drops moves that remove nothing needed, and replays the list to
+//! check every pattern; pruning then drops moves one at a time wherever the rest still holds.
+//! Every round and every pruning trial first reads the deadline of [`Limits`].
 
 use super::{Contradiction, ContradictionKind, Derivation, End, Move, Rule};
 use crate::grid::{Candidates, Cell, Digit, Grid, Unit, UnitKind};
 use crate::propagate::{Profile, Rule as PRule};
 use crate::statement::Statement;
+use std::time::Instant;
 
 /// Bounds on the work of one derivation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -24,6 +27,9 @@ pub struct Limits {
     pub extra_rounds: u32,
     /// The most moves recorded while searching; past it the derivation gives up.
     pub max_moves_seen: usize,
+    /// The run's deadline: once it has passed, no derivation goes on (the clock is read once a
+    /// round and once a pruning trial).
+    pub deadline: Option<Instant>,
 }
 
 impl Default for Limits {
@@ -31,6 +37,31 @@ impl Default for Limits {
         Limits {
             extra_rounds: 2,
             max_moves_seen: 20_000,
+            deadline: None,
+        }
+    }
+}
+
+impl Limits {
+    /// The default limits with the run's deadline (`--timeout`), if any.
+    pub fn until(deadline: Option<Instant>) -> Limits {
+        Limits {
+            deadline,
+            ..Limits::default()
+        }
+    }
+
+    /// Whether the deadline has passed.
+    pub fn expired(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// `Err(DeriveError::Deadline)` once the deadline has passed.
+    fn in_time(&self) -> Result<(), DeriveError> {
+        if self.expired() {
+            Err(DeriveError::Deadline)
+        } else {
+            Ok(())
         }
     }
 }
@@ -45,6 +76,9 @@ pub enum DeriveError {
     /// The search saw more moves than [`Limits::max_moves_seen`].
     #[error("the derivation saw too many moves")]
     Limit,
+    /// The deadline of [`Limits`] passed.
+    #[error("the time limit passed before the derivation was complete")]
+    Deadline,
     /// The moves found did not replay (a fault of this module, reported rather than a panic).
     #[error("the derivation found does not replay")]
     Unchecked,
@@ -77,137 +111,84 @@ fn places(g: &Grid, unit: Unit, d: Digit) -> Vec<Cell> {
         .collect()
 }
 
-/// The keys a move's pattern needs gone.
-fn needs_gone(m: &Move) -> Vec<Key> {
+/// The keys of `values` in the cells of `unit` outside `cells`: what a hidden pattern needs gone
+/// and a naked pattern removes (and a locked value, with the shared cells as `cells`).
+fn outside(unit: Unit, cells: &[Cell], values: Candidates) -> Vec<Key> {
     let mut out = Vec::new();
-    match (m.rule, m.unit) {
-        (Rule::NakedSingle, _) => {
-            for &x in &m.cells {
-                for d in (Candidates::ALL - m.values).iter() {
-                    out.push(key(x, d));
-                }
-            }
+    for &c in unit.cells() {
+        if !cells.contains(&c) {
+            out.extend(values.iter().map(|d| key(c, d)));
         }
-        (Rule::HiddenSingle, Some(u)) => {
-            for &c in u.cells() {
-                if !m.cells.contains(&c) {
-                    for d in m.values.iter() {
-                        out.push(key(c, d));
-                    }
-                }
-            }
-        }
-        (Rule::LockedPointing | Rule::LockedClaiming, Some(u)) => {
-            let line = m.leaves.map(|l| l.cell_set()).unwrap_or_default();
-            for &c in u.cells() {
-                if !line.contains(c) {
-                    for d in m.values.iter() {
-                        out.push(key(c, d));
-                    }
-                }
-            }
-        }
-        (Rule::NakedSubset, _) => {
-            for &c in &m.cells {
-                for d in (Candidates::ALL - m.values).iter() {
-                    out.push(key(c, d));
-                }
-            }
-        }
-        (Rule::HiddenSubset, Some(u)) => {
-            for &c in u.cells() {
-                if !m.cells.contains(&c) {
-                    for d in m.values.iter() {
-                        out.push(key(c, d));
-                    }
-                }
-            }
-        }
-        _ => {}
     }
     out
+}
+
+/// The keys of the values other than `values` in `cells`: what a naked pattern needs gone and a
+/// hidden pattern removes.
+fn others(cells: &[Cell], values: Candidates) -> Vec<Key> {
+    let mut out = Vec::new();
+    for &c in cells {
+        out.extend((Candidates::ALL - values).iter().map(|d| key(c, d)));
+    }
+    out
+}
+
+/// The three cells a locked value's unit shares with the unit it leaves.
+fn shared_cells(m: &Move) -> Vec<Cell> {
+    match (m.unit, m.leaves) {
+        (Some(u), Some(l)) => u
+            .cells()
+            .iter()
+            .copied()
+            .filter(|&c| l.cell_set().contains(c))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The keys a move's pattern needs gone.
+fn needs_gone(m: &Move) -> Vec<Key> {
+    match (m.rule, m.unit) {
+        (Rule::NakedSingle | Rule::NakedSubset, _) => others(&m.cells, m.values),
+        (Rule::HiddenSingle | Rule::HiddenSubset, Some(u)) => outside(u, &m.cells, m.values),
+        (Rule::LockedPointing | Rule::LockedClaiming, Some(u)) => {
+            outside(u, &shared_cells(m), m.values)
+        }
+        _ => Vec::new(),
+    }
 }
 
 /// The keys a move may remove.
 fn potential(m: &Move) -> Vec<Key> {
-    let mut out = Vec::new();
-    match (m.rule, m.unit) {
-        (Rule::NakedSingle, _) => {
+    match (m.rule, m.unit, m.leaves) {
+        (Rule::NakedSingle, _, _) => {
+            let mut out = Vec::new();
             for &x in &m.cells {
                 for &p in x.peers() {
-                    for d in m.values.iter() {
-                        out.push(key(p, d));
-                    }
+                    out.extend(m.values.iter().map(|d| key(p, d)));
                 }
             }
+            out
         }
-        (Rule::HiddenSingle, _) => {
-            for &x in &m.cells {
-                for d in (Candidates::ALL - m.values).iter() {
-                    out.push(key(x, d));
-                }
-            }
+        (Rule::NakedSubset, Some(u), _) => outside(u, &m.cells, m.values),
+        (Rule::HiddenSingle | Rule::HiddenSubset, _, _) => others(&m.cells, m.values),
+        (Rule::LockedPointing | Rule::LockedClaiming, Some(_), Some(l)) => {
+            outside(l, &shared_cells(m), m.values)
         }
-        (Rule::LockedPointing | Rule::LockedClaiming, Some(u)) => {
-            if let Some(l) = m.leaves {
-                for &c in l.cells() {
-                    if !u.cell_set().contains(c) {
-                        for d in m.values.iter() {
-                            out.push(key(c, d));
-                        }
-                    }
-                }
-            }
-        }
-        (Rule::NakedSubset, Some(u)) => {
-            for &c in u.cells() {
-                if !m.cells.contains(&c) {
-                    for d in m.values.iter() {
-                        out.push(key(c, d));
-                    }
-                }
-            }
-        }
-        (Rule::HiddenSubset, _) => {
-            for &c in &m.cells {
-                for d in (Candidates::ALL - m.values).iter() {
-                    out.push(key(c, d));
-                }
-            }
-        }
-        _ => {}
+        _ => Vec::new(),
     }
-    out
 }
 
 /// The keys a contradiction needs gone.
 fn contradiction_needs(c: &Contradiction) -> Vec<Key> {
-    let mut out = Vec::new();
     match (c.kind, c.unit) {
-        (ContradictionKind::NoValue, _) => {
-            for &x in &c.cells {
-                for d in Digit::all() {
-                    out.push(key(x, d));
-                }
-            }
-        }
-        (ContradictionKind::NoPlace, Some(u)) => {
-            for &x in u.cells() {
-                for d in c.values.iter() {
-                    out.push(key(x, d));
-                }
-            }
-        }
+        (ContradictionKind::NoValue, _) => others(&c.cells, Candidates::NONE),
+        (ContradictionKind::NoPlace, Some(u)) => outside(u, &[], c.values),
         (ContradictionKind::Twice | ContradictionKind::TooFewValues, _) => {
-            for &x in &c.cells {
-                for d in (Candidates::ALL - c.values).iter() {
-                    out.push(key(x, d));
-                }
-            }
+            others(&c.cells, c.values)
         }
-        _ => {}
+        _ => Vec::new(),
     }
-    out
 }
 
 /// The premises of a move: the keys its pattern needs gone that `assumed` holds.
@@ -249,6 +230,16 @@ fn distinct_in(cells: &[Cell], unit: Unit) -> bool {
         && (1..cells.len()).all(|i| !cells[..i].contains(&cells[i]))
 }
 
+/// Whether a subset move, naked or hidden, has the shape of one: 2 to 4 distinct cells of `u`
+/// and as many values.
+fn subset_shape(m: &Move, u: Unit) -> bool {
+    let k = m.cells.len();
+    m.leaves.is_none()
+        && (2..=4).contains(&k)
+        && m.values.len() as usize == k
+        && distinct_in(&m.cells, u)
+}
+
 /// Whether `m`'s pattern holds in `g` and its removals are candidates of `g` its rule removes.
 pub(super) fn pattern_holds(g: &Grid, m: &Move) -> bool {
     let k = m.cells.len();
@@ -282,30 +273,23 @@ pub(super) fn pattern_holds(g: &Grid, m: &Move) -> bool {
                 })
         }
         (Rule::NakedSubset, Some(u)) => {
-            m.leaves.is_none()
-                && (2..=4).contains(&k)
-                && m.values.len() as usize == k
-                && distinct_in(&m.cells, u)
+            subset_shape(m, u)
                 && m.cells
                     .iter()
                     .fold(Candidates::NONE, |acc, &c| acc | g.get(c))
                     == m.values
         }
         (Rule::HiddenSubset, Some(u)) => {
-            m.leaves.is_none()
-                && (2..=4).contains(&k)
-                && m.values.len() as usize == k
-                && distinct_in(&m.cells, u)
-                && {
-                    let mut union: Vec<Cell> = Vec::new();
-                    let mut ok = true;
-                    for d in m.values.iter() {
-                        let p = places(g, u, d);
-                        ok &= !p.is_empty() && p.iter().all(|c| m.cells.contains(c));
-                        union.extend(p);
-                    }
-                    ok && m.cells.iter().all(|c| union.contains(c))
+            subset_shape(m, u) && {
+                let mut union: Vec<Cell> = Vec::new();
+                let mut ok = true;
+                for d in m.values.iter() {
+                    let p = places(g, u, d);
+                    ok &= !p.is_empty() && p.iter().all(|c| m.cells.contains(c));
+                    union.extend(p);
                 }
+                ok && m.cells.iter().all(|c| union.contains(c))
+            }
         }
         _ => false,
     };
@@ -416,11 +400,20 @@ fn cells_of(u: Unit, mask: u16) -> Vec<Cell> {
         .collect()
 }
 
-/// The 9-bit masks with 2 to 4 bits whose size `on` allows, inside `within`.
+/// The 9-bit masks with 2 to 4 bits whose size `on` allows, inside `within`, in increasing
+/// order (only the subsets of `within` are visited).
 fn small_masks(within: u16, on: impl Fn(usize) -> bool) -> impl Iterator<Item = u16> {
-    (3u16..512).filter(move |m| {
-        let k = m.count_ones() as usize;
-        (2..=4).contains(&k) && m & !within == 0 && on(k)
+    let mut s: u16 = 0;
+    std::iter::from_fn(move || loop {
+        // The next subset of `within` after `s`; back to 0 after the last.
+        s = s.wrapping_sub(within) & within;
+        if s == 0 {
+            return None;
+        }
+        let k = s.count_ones() as usize;
+        if (2..=4).contains(&k) && on(k) {
+            return Some(s);
+        }
     })
 }
 
@@ -719,6 +712,7 @@ pub(super) fn search(
     let mut chosen: Vec<(u32, Bits, Contradiction)> = Vec::new();
     let mut first_round: Option<u32> = None;
     for round in 0..=729u32 {
+        limits.in_time()?;
         let mut found = contradictions_in(&g, profile);
         found.sort_by_key(|c| contradiction_order(c, &g));
         for c in found {
@@ -798,17 +792,51 @@ pub(super) fn search(
     // so in a contradictory position one may undo what another needs: `build` then ends
     // earlier, on the contradiction the replay shows).
     chosen.sort_by_key(|(cost, _, _)| *cost);
-    let (mut moves, mut contradiction) = chosen
-        .iter()
-        .take(MAX_TRIES)
-        .find_map(|(_, bits, c)| {
-            let list: Vec<Move> = bits.iter().filter_map(|i| seen.get(i).cloned()).collect();
-            build(assumed, list, c, profile)
-        })
-        .ok_or(DeriveError::Unchecked)?;
-    // Drop moves one at a time wherever the rest still holds.
+    // Each contradiction, cheapest first, built and pruned; the shortest result wins (the first
+    // on ties). Contradictions resting on the same moves are built once.
+    let mut best: Option<(Vec<Move>, Contradiction)> = None;
+    let mut tried: Vec<Vec<usize>> = Vec::new();
+    for (_, bits, c) in chosen.iter() {
+        if tried.len() == MAX_TRIES {
+            break;
+        }
+        let indices: Vec<usize> = bits.iter().collect();
+        if tried.contains(&indices) {
+            continue;
+        }
+        tried.push(indices);
+        limits.in_time()?;
+        let list: Vec<Move> = bits.iter().filter_map(|i| seen.get(i).cloned()).collect();
+        let Some((moves, contradiction)) = build(assumed, list, c, profile) else {
+            continue;
+        };
+        // Pruning rarely takes off a third: a list half as long again as the best is not pruned.
+        if best
+            .as_ref()
+            .is_some_and(|(b, _)| 2 * moves.len() >= 3 * b.len())
+        {
+            continue;
+        }
+        let (moves, contradiction) = prune(assumed, moves, contradiction, profile, limits)?;
+        if best.as_ref().map_or(true, |(b, _)| moves.len() < b.len()) {
+            best = Some((moves, contradiction));
+        }
+    }
+    best.ok_or(DeriveError::Unchecked)
+}
+
+/// Drops moves one at a time, last first, wherever the rest still holds (rebuilt by [`build`]),
+/// until every move is needed.
+fn prune(
+    assumed: &Grid,
+    mut moves: Vec<Move>,
+    mut contradiction: Contradiction,
+    profile: &Profile,
+    limits: &Limits,
+) -> Result<(Vec<Move>, Contradiction), DeriveError> {
     let mut i = 0;
     while i < moves.len() {
+        limits.in_time()?;
         let mut trial = moves.clone();
         trial.remove(i);
         match build(assumed, trial, &contradiction, profile) {
@@ -833,6 +861,14 @@ fn build(
     contradiction: &Contradiction,
     profile: &Profile,
 ) -> Option<(Vec<Move>, Contradiction)> {
+    // What each move may remove and its premises: they do not change while the list is built.
+    let mut can: Vec<Vec<Key>> = list.iter().map(potential).collect();
+    let mut rests: Vec<Vec<Key>> = list.iter().map(|m| premises_of_move(assumed, m)).collect();
+    fn drop(list: &mut Vec<Move>, can: &mut Vec<Vec<Key>>, rests: &mut Vec<Vec<Key>>, i: usize) {
+        list.remove(i);
+        can.remove(i);
+        rests.remove(i);
+    }
     'again: loop {
         // Backwards: what each move must remove.
         let mut need: Vec<bool> = vec![false; 729];
@@ -841,15 +877,12 @@ fn build(
         }
         let mut useful: Vec<Vec<Key>> = vec![Vec::new(); list.len()];
         for i in (0..list.len()).rev() {
-            let mine: Vec<Key> = potential(&list[i])
-                .into_iter()
-                .filter(|&k| need[k])
-                .collect();
+            let mine: Vec<Key> = can[i].iter().copied().filter(|&k| need[k]).collect();
             for &k in &mine {
                 need[k] = false;
             }
             if !mine.is_empty() {
-                for k in premises_of_move(assumed, &list[i]) {
+                for &k in &rests[i] {
                     need[k] = true;
                 }
             }
@@ -859,17 +892,17 @@ fn build(
             return None;
         }
         if let Some(i) = useful.iter().position(Vec::is_empty) {
-            list.remove(i);
+            drop(&mut list, &mut can, &mut rests, i);
             continue 'again;
         }
         // Forwards: the removals, the places of locked values, the premises; check.
         let mut g = *assumed;
         let mut removed_by: Vec<Option<usize>> = vec![None; 729];
         for i in 0..list.len() {
-            let m = &mut list[i];
-            let removed: Vec<(Cell, Digit)> = if m.rule == Rule::HiddenSingle {
-                potential(m)
-                    .into_iter()
+            let removed: Vec<(Cell, Digit)> = if list[i].rule == Rule::HiddenSingle {
+                can[i]
+                    .iter()
+                    .copied()
                     .filter(|&k| present(&g, k))
                     .map(|k| (key_cell(k), key_digit(k)))
                     .collect()
@@ -881,16 +914,17 @@ fn build(
                     .collect()
             };
             if removed.is_empty() {
-                list.remove(i);
+                drop(&mut list, &mut can, &mut rests, i);
                 continue 'again;
             }
+            let m = &mut list[i];
             m.removes = group(&removed);
             if let (Rule::LockedPointing | Rule::LockedClaiming, Some(u), Some(d)) =
                 (m.rule, m.unit, m.values.first())
             {
                 m.cells = places(&g, u, d);
             }
-            m.uses = uses_of(&removed_by, &premises_of_move(assumed, m));
+            m.uses = uses_of(&removed_by, &rests[i]);
             if !pattern_holds(&g, m) {
                 list.truncate(i);
                 return build_on_what_shows(assumed, list, &g, profile);
@@ -911,7 +945,8 @@ fn build(
     }
 }
 
-/// The most contradictions tried, cheapest first, before a derivation gives up.
+/// The most contradictions (resting on distinct moves) built and pruned for one derivation,
+/// cheapest first.
 const MAX_TRIES: usize = 16;
 
 /// [`build`] on `list` ending in the contradiction `g`, the position `list` reaches, shows with

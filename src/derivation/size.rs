@@ -18,7 +18,8 @@ pub struct ProofSize {
 
 /// The size of the minimal proof of `puzzle` that only contradictions prove, with the decisions,
 /// profile, depth limit and budget of `options`; `None` when there is no such proof within them
-/// or a line has no derivation.
+/// or a line has no derivation (none found, or the budget's deadline cut it: a partial count is
+/// never given as the size).
 ///
 /// Complexity: one analysis, its minimisation, and a derivation per line.
 pub fn proof_size(puzzle: &Grid, options: &Options) -> Option<ProofSize> {
@@ -34,13 +35,15 @@ pub fn proof_size(puzzle: &Grid, options: &Options) -> Option<ProofSize> {
         &analysis.puzzle,
         &lines,
         &options.profile,
-        &Limits::default(),
+        &Limits::until(options.budget.deadline),
     );
     let mut moves = 0;
     for d in &all {
         let d = d.as_ref()?;
-        if let End::Contradiction(_) = d.end {
-            moves += d.moves.len();
+        match d.end {
+            End::Contradiction(_) => moves += d.moves.len(),
+            End::Cut(_) => return None,
+            End::Refuted { .. } | End::Solution { .. } => {}
         }
     }
     Some(ProofSize {

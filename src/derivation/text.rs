@@ -13,7 +13,7 @@
 //! A chain parser skips these lines ([`is_derivation_text`]); [`parse_derivation`] reads them.
 
 use super::{candidates_named, unit_named, Contradiction, ContradictionKind, Derivation, End};
-use super::{Move, Rule};
+use super::{Cut, Move, Rule};
 use crate::error::{ParseError, ParseErrorKind};
 use crate::grid::{Candidates, Cell, Digit, Unit};
 use crate::statement::Statement;
@@ -116,20 +116,32 @@ impl fmt::Display for Derivation {
                 decision[0], decision[1]
             ),
             End::Solution { placements } => {
-                let list: Vec<String> =
-                    placements.iter().map(|(c, d)| format!("{c}={d}")).collect();
-                writeln!(
+                let shown = placements.len().min(SHOWN_PLACEMENTS);
+                let list: Vec<String> = placements[..shown]
+                    .iter()
+                    .map(|(c, d)| format!("{c}={d}"))
+                    .collect();
+                write!(
                     f,
                     "  solution: {} placements: {}",
                     placements.len(),
                     list.join(", ")
-                )
+                )?;
+                match placements.len() - shown {
+                    0 => writeln!(f),
+                    more => writeln!(f, " … and {more} more fill the grid"),
+                }
             }
+            End::Cut(cut) => writeln!(f, "  cut: {}", cut.words()),
         }
     }
 }
 
 pub use crate::chain::is_derivation_text;
+
+/// The placements a `PRF` line's text names before it sums up the rest (`… and 40 more fill the
+/// grid`); the JSON form carries them all.
+pub const SHOWN_PLACEMENTS: usize = 12;
 
 /// A derivation read back from text: everything but the start position, which the chain line
 /// and the puzzle give.
@@ -155,11 +167,15 @@ pub enum ParsedEnd {
         /// The two branches.
         decision: [Statement; 2],
     },
-    /// The placements to the full grid.
+    /// The placements to the full grid: the first ones the text shows, and how many more.
     Solution {
-        /// Each cell with its value.
+        /// Each cell with its value, at most [`SHOWN_PLACEMENTS`] of them.
         placements: Vec<(Cell, Digit)>,
+        /// The placements summed up after them.
+        more: usize,
     },
+    /// A limit cut the derivation short.
+    Cut(Cut),
 }
 
 impl ParsedDerivation {
@@ -174,9 +190,14 @@ impl ParsedDerivation {
                 End::Refuted { decision, .. } => ParsedEnd::Refuted {
                     decision: *decision,
                 },
-                End::Solution { placements } => ParsedEnd::Solution {
-                    placements: placements.clone(),
-                },
+                End::Solution { placements } => {
+                    let shown = placements.len().min(SHOWN_PLACEMENTS);
+                    ParsedEnd::Solution {
+                        placements: placements[..shown].to_vec(),
+                        more: placements.len() - shown,
+                    }
+                }
+                End::Cut(cut) => ParsedEnd::Cut(*cut),
             },
         }
     }
@@ -367,6 +388,7 @@ pub fn parse_derivation(lines: &[&str], first_line: usize) -> Result<ParsedDeriv
         moves: Vec::new(),
         end: ParsedEnd::Solution {
             placements: Vec::new(),
+            more: 0,
         },
     };
     let mut ended = false;
@@ -398,11 +420,29 @@ pub fn parse_derivation(lines: &[&str], first_line: usize) -> Result<ParsedDeriv
                 .ok_or_else(|| fail("expected two statements that both fail"))?;
             out.end = ParsedEnd::Refuted { decision: both };
             ended = true;
+        } else if let Some(rest) = text.strip_prefix("cut: ") {
+            let cut = [Cut::Deadline, Cut::Moves]
+                .into_iter()
+                .find(|c| c.words() == rest)
+                .ok_or_else(|| fail("expected the limit that cut the derivation"))?;
+            out.end = ParsedEnd::Cut(cut);
+            ended = true;
         } else if let Some(rest) = text.strip_prefix("solution: ") {
             let (count, list) = rest
                 .split_once(" placements: ")
                 .or_else(|| rest.strip_suffix(" placements:").map(|c| (c, "")))
                 .ok_or_else(|| fail("expected the placements"))?;
+            let (list, more) = match list.split_once(" … and ") {
+                Some((list, tail)) => {
+                    let more = tail
+                        .strip_suffix(" more fill the grid")
+                        .and_then(|n| n.parse::<usize>().ok())
+                        .filter(|&n| n > 0)
+                        .ok_or_else(|| fail("expected '… and N more fill the grid'"))?;
+                    (list, more)
+                }
+                None => (list, 0),
+            };
             let placements: Option<Vec<(Cell, Digit)>> = list
                 .split(", ")
                 .filter(|p| !p.is_empty())
@@ -412,10 +452,13 @@ pub fn parse_derivation(lines: &[&str], first_line: usize) -> Result<ParsedDeriv
                 })
                 .collect();
             let placements = placements.ok_or_else(|| fail("expected placements like A1=3"))?;
-            if count.parse() != Ok(placements.len()) {
+            if more > 0 && placements.len() != SHOWN_PLACEMENTS {
+                return Err(fail("a summed-up list shows its first placements in full"));
+            }
+            if count.parse() != Ok(placements.len() + more) {
                 return Err(fail("the count of placements does not match the list"));
             }
-            out.end = ParsedEnd::Solution { placements };
+            out.end = ParsedEnd::Solution { placements, more };
             ended = true;
         } else {
             let (number, rest) = text
@@ -432,7 +475,7 @@ pub fn parse_derivation(lines: &[&str], first_line: usize) -> Result<ParsedDeriv
         return Err(bad(
             first_line + lines.len(),
             "",
-            "a derivation ends in a contradiction, a refutation or a solution",
+            "a derivation ends in a contradiction, a refutation, a solution or a cut",
         ));
     }
     Ok(out)

@@ -483,6 +483,81 @@ fn the_checker_rejects_broken_derivations() {
     }
 }
 
+/// The hypotheses of levels 1 to `upto` of a line.
+fn path(line: &ChainLine, upto: usize) -> Vec<hdp::Statement> {
+    line.context.levels[1..=upto]
+        .iter()
+        .map(|level| level[0])
+        .collect()
+}
+
+/// A line refuted one level down names its decision and the two lines that refute it: both are
+/// earlier lines of the chain, under the line's own hypotheses and one branch each, and the
+/// checker accepts their derivations. (Minimal proofs of famous.tsv have no such line; the
+/// chains `chain --explain` shows do.)
+#[test]
+fn a_line_refuted_one_level_down_names_its_decision_and_both_refuting_lines() {
+    let mut found = 0;
+    for p in famous() {
+        if found > 0 {
+            break;
+        }
+        let analysis = Analysis::run(&p, &contradiction_options(Profile::DEFAULT));
+        let lines = analysis.summary().lines;
+        let puzzle = analysis.puzzle;
+        let all = derive_lines(&puzzle, &lines, &Profile::DEFAULT, &Limits::default());
+        for (x, (line, d)) in lines.iter().zip(&all).enumerate() {
+            let Some(End::Refuted {
+                decision,
+                lines: refuting,
+            }) = d.as_ref().map(|d| &d.end)
+            else {
+                continue;
+            };
+            found += 1;
+            let d = d.as_ref().unwrap();
+            assert_eq!(line.marker, Marker::Dis);
+            assert!(d.moves.is_empty());
+            // The decision splits one cell's values, as propagation leaves them, in two.
+            let [a, b] = decision;
+            assert_eq!(a.cell, b.cell, "{line}");
+            assert!((a.values & b.values).is_empty(), "{line}");
+            let mut g = d.assumed();
+            hdp::propagate::propagate(&mut g, &Profile::DEFAULT);
+            assert!(g.get(a.cell).is_subset_of(a.values | b.values), "{line}");
+            for (branch, r) in decision.iter().zip(refuting.iter()) {
+                // An earlier line of the proof, one level down, under the same hypotheses.
+                let at = lines[..x]
+                    .iter()
+                    .position(|l| l == r)
+                    .unwrap_or_else(|| panic!("{r} is not a line before {line}"));
+                assert_eq!(r.marker, Marker::Dis);
+                assert_eq!(r.depth(), line.depth() + 1, "{r}");
+                assert_eq!(r.context.last_hypothesis(), Some(branch), "{r}");
+                assert_eq!(path(r, line.depth()), path(line, line.depth()), "{r}");
+                // Its derivation holds for the checker (or it is refuted one level further).
+                let rd = all[at].as_ref().unwrap();
+                match &rd.end {
+                    End::Contradiction(_) => {
+                        check_json(&serde_json::to_value(rd).unwrap(), false)
+                            .unwrap_or_else(|e| panic!("{}\n{r}\n{rd}{e}", puzzle.to_line()));
+                    }
+                    End::Refuted { .. } => {}
+                    _ => panic!("{r}: {rd}"),
+                }
+            }
+            // The text names the decision.
+            let text = d.to_string();
+            assert!(
+                text.contains(&format!("refuted one level down: {a} and {b}")),
+                "{text}"
+            );
+        }
+    }
+    assert!(found > 0, "no line of famous.tsv is refuted one level down");
+    eprintln!("{found} lines refuted one level down");
+}
+
 #[test]
 fn relabelling_the_digits_relabels_every_derivation() {
     let map: [Digit; 9] = [4, 7, 1, 9, 2, 5, 8, 3, 6].map(|d| Digit::new(d).unwrap());
