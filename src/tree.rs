@@ -178,32 +178,101 @@ impl Tree {
             .count()
     }
 
-    /// The tree in Graphviz DOT, written by petgraph's own `Dot`; a CTR node with a reason has
-    /// it as its `tooltip`.
+    /// The tree in Graphviz DOT: a CTR node with a reason has it as its `tooltip`; a node's
+    /// children wrap into rows of [`DOT_ROW`] (invisible edges put each row a rank below the
+    /// one before, so the picture grows down rather than across); a legend cluster names the
+    /// colours.
     pub fn to_dot(&self) -> String {
-        use petgraph::dot::{Config, Dot};
-        format!(
-            "{}",
-            Dot::with_attr_getters(
-                &self.graph,
-                &[Config::EdgeNoLabel],
-                &|_, e| format!("label=\"{}\"", e.weight()),
-                &|_, (_, n)| {
-                    let color = match n.outcome {
-                        Some(NodeOutcome::Ctr) => "#d9534f",
-                        Some(NodeOutcome::Sol) => "#5cb85c",
-                        _ if n.kind == NodeKind::Decision => "#cccccc",
-                        _ => "#5bc0de",
-                    };
-                    let tooltip = match n.reason {
-                        Some(r) => format!(" tooltip=\"{r}\""),
-                        None => String::new(),
-                    };
-                    format!("shape=box style=filled fillcolor=\"{color}\"{tooltip}")
-                },
-            )
-        )
+        use fmt::Write;
+        let mut dot = String::from(
+            "digraph tree {\n  node [shape=box style=filled fontname=\"sans-serif\"];\n",
+        );
+        for i in self.graph.node_indices() {
+            let n = &self.graph[i];
+            let tooltip = match &n.reason {
+                Some(r) => format!(" tooltip=\"{}\"", dot_text(&r.to_string())),
+                None => String::new(),
+            };
+            let _ = writeln!(
+                dot,
+                "  {} [label=\"{}\" fillcolor=\"{}\"{tooltip}];",
+                i.index(),
+                dot_text(&n.to_string()),
+                dot_colour(n)
+            );
+        }
+        for e in self.graph.edge_references() {
+            let label = match e.weight() {
+                EdgeKind::Inside => String::new(),
+                k => format!(" [label=\"{k}\"]"),
+            };
+            let _ = writeln!(
+                dot,
+                "  {} -> {}{label};",
+                e.source().index(),
+                e.target().index()
+            );
+        }
+        // Wrapping: a node's children past the first DOT_ROW hang, DOT_ROW at a time, one rank
+        // below the row before (invisible edges), instead of one strip as wide as all of them.
+        for i in self.graph.node_indices() {
+            let mut children: Vec<usize> =
+                self.graph.edges(i).map(|e| e.target().index()).collect();
+            children.sort_unstable();
+            for k in DOT_ROW..children.len() {
+                let _ = writeln!(
+                    dot,
+                    "  {} -> {} [style=invis];",
+                    children[k - DOT_ROW],
+                    children[k]
+                );
+            }
+        }
+        dot.push_str("  subgraph cluster_legend {\n    label=\"Legend\";\n");
+        for (id, colour, text) in DOT_LEGEND {
+            let _ = writeln!(
+                dot,
+                "    legend_{id} [label=\"{text}\" fillcolor=\"{colour}\"];"
+            );
+        }
+        let _ = writeln!(
+            dot,
+            "    legend_rows [shape=plaintext style=\"\" label=\"more than {DOT_ROW} children \
+             of a node wrap into rows, one below the other; edge labels 1 and 2 are a \
+             decision's two branches\"];"
+        );
+        dot.push_str("  }\n}\n");
+        dot
     }
+}
+
+/// The most children of one node side by side in the DOT export; more wrap into rows.
+pub const DOT_ROW: usize = 4;
+
+/// The DOT legend: node id, colour, meaning.
+const DOT_LEGEND: [(&str, &str, &str); 5] = [
+    ("ctr", "#d9534f", "contradiction (CTR)"),
+    ("sol", "#5cb85c", "solution (SOL)"),
+    ("decision", "#cccccc", "decision"),
+    ("open", "#5bc0de", "branch or fact, open: pairs left"),
+    ("start", "#5bc0de", "start: the position and its pairs"),
+];
+
+/// The fill colour of a node in DOT (those of [`DOT_LEGEND`]).
+fn dot_colour(n: &TreeNode) -> &'static str {
+    match n.outcome {
+        Some(NodeOutcome::Ctr) => "#d9534f",
+        Some(NodeOutcome::Sol) => "#5cb85c",
+        _ if n.kind == NodeKind::Decision => "#cccccc",
+        _ => "#5bc0de",
+    }
+}
+
+/// Text for a quoted DOT string: backslashes and quotes escaped, line breaks as `\n`.
+fn dot_text(s: &str) -> String {
+    s.replace('\\', "\\\\")
+        .replace('"', "\\\"")
+        .replace('\n', "\\n")
 }
 
 /// An edge of the serialized tree.

@@ -225,7 +225,12 @@ fn write_result(
         }
         ChainFormat::Json => out.out.record(source, line, &analysis.record())?,
         ChainFormat::Dot => match &analysis.tree {
-            Some(t) => write!(out, "{}", t.to_dot())?,
+            // Line by line, so that the deadline can stop a large tree.
+            Some(t) => {
+                for line in t.to_dot().lines() {
+                    writeln!(out, "{line}")?;
+                }
+            }
             None => writeln!(out, "digraph {{}}")?,
         },
         ChainFormat::Text => {

@@ -156,6 +156,10 @@ pub struct ReportArgs {
     /// puzzles in the same folder, and write only the others.
     #[arg(long)]
     pub resume: bool,
+    /// With --index: analyses run at once, 1 to 1024 (default: all cores); the reports and the
+    /// index are the same whatever the number.
+    #[arg(long, short = 'j', value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1024))]
+    pub jobs: Option<usize>,
 }
 
 impl RenderWhat {
@@ -207,6 +211,7 @@ impl ReportArgs {
             ("max_reports", "--max-reports"),
             ("max_total_steps", "--max-total-steps"),
             ("resume", "--resume"),
+            ("jobs", "--jobs"),
         ]
         .iter()
         .find(|(id, _)| given(id))
@@ -730,7 +735,7 @@ fn on_index_signal() {
 const ENTRY_FILE: &str = ".hdp-entry.json";
 
 /// What `--resume` needs of a finished report (its index row, its pictures, its problem).
-#[derive(serde::Serialize, serde::Deserialize)]
+#[derive(Clone, serde::Serialize, serde::Deserialize)]
 struct Finished {
     name: String,
     puzzle: String,
@@ -738,6 +743,150 @@ struct Finished {
     depth: String,
     steps: usize,
     problem: Option<String>,
+}
+
+/// One item of an index, read before any analysis: a line that could not be read (its message),
+/// or a puzzle to report.
+enum IndexItem {
+    Error(String),
+    Puzzle(Box<ToReport>),
+}
+
+/// A puzzle of an index with its report's name and folder.
+struct ToReport {
+    source: String,
+    line: usize,
+    dir: String,
+    name: String,
+    grid: hdp::Grid,
+    puzzle: String,
+    /// The report an earlier run finished (`--resume`): nothing to analyse.
+    kept: Option<Finished>,
+}
+
+/// The analyses of an index's reports, run by worker threads in the index's order and taken
+/// by the writer in the same order; the workers stay at most a few analyses ahead of it, so
+/// memory is bounded.
+struct Analyses {
+    state: std::sync::Mutex<AnalysesState>,
+    changed: std::sync::Condvar,
+    /// How far the workers may run ahead of the writer.
+    ahead: usize,
+}
+
+#[derive(Default)]
+struct AnalysesState {
+    /// The next item a worker takes.
+    next: usize,
+    /// The item the writer waits for or writes.
+    writing: usize,
+    /// Analyses done and not yet taken, by item.
+    done: std::collections::BTreeMap<usize, Box<ReportInput>>,
+    /// The writer stopped: workers take nothing more.
+    stop: bool,
+}
+
+impl Analyses {
+    fn new(jobs: usize) -> Analyses {
+        Analyses {
+            state: std::sync::Mutex::new(AnalysesState::default()),
+            changed: std::sync::Condvar::new(),
+            ahead: 2 * jobs,
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, AnalysesState> {
+        self.state
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// A worker: analyses the items that need it, in order, until none is left or the writer
+    /// stops.
+    fn work(&self, items: &[IndexItem], a: &ReportArgs, options: &Options) {
+        loop {
+            let i = {
+                let mut s = self.lock();
+                loop {
+                    if s.stop || INDEX_STOP.load(Ordering::SeqCst) || s.next >= items.len() {
+                        return;
+                    }
+                    if s.next < s.writing + self.ahead {
+                        break;
+                    }
+                    s = self
+                        .changed
+                        .wait_timeout(s, std::time::Duration::from_millis(100))
+                        .unwrap_or_else(std::sync::PoisonError::into_inner)
+                        .0;
+                }
+                s.next += 1;
+                s.next - 1
+            };
+            let IndexItem::Puzzle(item) = &items[i] else {
+                continue;
+            };
+            if item.kept.is_some() {
+                continue;
+            }
+            // --timeout is per puzzle: each analysis gets its own deadline.
+            let options = Options {
+                budget: Budget {
+                    deadline: a.engine.deadline(),
+                    ..options.budget
+                },
+                ..*options
+            };
+            let input = ReportInput::analyse(&item.name, &item.grid, &options);
+            self.lock().done.insert(i, Box::new(input));
+            self.changed.notify_all();
+        }
+    }
+
+    /// The writer: the analysis of item `i` once done; `None` after an interruption.
+    fn take(&self, i: usize) -> Option<Box<ReportInput>> {
+        let mut s = self.lock();
+        s.writing = i;
+        self.changed.notify_all();
+        loop {
+            if let Some(input) = s.done.remove(&i) {
+                return Some(input);
+            }
+            if INDEX_STOP.load(Ordering::SeqCst) {
+                return None;
+            }
+            s = self
+                .changed
+                .wait_timeout(s, std::time::Duration::from_millis(100))
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .0;
+        }
+    }
+}
+
+/// Stops the workers when the writer ends, however it ends.
+struct StopOnDrop<'a>(&'a Analyses);
+
+impl Drop for StopOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.lock().stop = true;
+        self.0.changed.notify_all();
+    }
+}
+
+/// The progress bar of `report --index`: on a terminal only, not under `--quiet`.
+fn index_progress(reports: usize) -> indicatif::ProgressBar {
+    use std::io::IsTerminal;
+    if !std::io::stderr().is_terminal() || super::output::quiet() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new(reports as u64);
+    if let Ok(style) = indicatif::ProgressStyle::with_template(
+        "{bar:40} {pos}/{len} reports, {elapsed} ({eta} left)",
+    ) {
+        bar.set_style(style);
+    }
+    bar
 }
 
 /// The finished report of `name`/`puzzle` in `folder`, if an earlier run left one.
@@ -761,34 +910,39 @@ fn run_index(a: &ReportArgs, index: &str, options: &Options) -> anyhow::Result<i
     let mut entries = Vec::new();
     let mut notes = Vec::new();
     let mut code = EXIT_OK;
-    let mut used = std::collections::BTreeSet::new();
     let (mut steps_left, mut left_out) = (a.max_total_steps, 0usize);
     // The report that used up --max-total-steps, and how many reports there were then.
     let mut used_up: Option<(String, usize)> = None;
     let mut puzzles = Puzzles::new(vec![index.to_string()], &a.input.read);
+    // First the whole index is read and each puzzle named (names and folders depend on the
+    // order only), then the analyses run in parallel and the reports are written in order, so
+    // that the output is the same whatever --jobs.
+    let mut items = Vec::new();
+    let mut used = std::collections::BTreeSet::new();
+    let mut reports = 0;
     for r in &mut puzzles {
         if INDEX_STOP.load(Ordering::SeqCst) {
-            interrupted = true;
             break;
         }
         let (source, title) = (r.source.clone(), r.title.clone());
         let p = match r.puzzle {
             Ok(p) => p,
             // An index that cannot be opened writes nothing.
-            Err(ReadError::Input(e)) if entries.is_empty() => return Err(anyhow::anyhow!(e)),
-            Err(e) => {
-                match e {
-                    ReadError::Parse(e) => error(format_args!("{source}: {e}")),
-                    ReadError::Input(e) => error(format_args!("{e}")),
-                }
-                code = code.max(EXIT_PUZZLE);
+            Err(ReadError::Input(e)) if reports == 0 => return Err(anyhow::anyhow!(e)),
+            Err(ReadError::Parse(e)) => {
+                items.push(IndexItem::Error(format!("{source}: {e}")));
+                continue;
+            }
+            Err(ReadError::Input(e)) => {
+                items.push(IndexItem::Error(e));
                 continue;
             }
         };
-        if entries.len() >= a.max_reports {
+        if reports >= a.max_reports {
             left_out += 1;
             continue;
         }
+        reports += 1;
         let n = p.line;
         let label = title
             .or_else(|| p.label.clone())
@@ -797,72 +951,113 @@ fn run_index(a: &ReportArgs, index: &str, options: &Options) -> anyhow::Result<i
         // shown with them escaped.
         let dir = unique_folder(&mut used, &slug(&label), n);
         let name = visible(&label);
-        // --timeout is per puzzle: each analysis gets its own deadline.
-        let options = Options {
-            budget: Budget {
-                deadline: a.engine.deadline(),
-                ..options.budget
-            },
-            ..*options
-        };
-        files::make_output_dir(&a.output)?;
-        let folder = files::make_sub_dir(&a.output, &dir)?;
         let puzzle = p.grid.to_line();
-        let done = match a
+        let kept = a
             .resume
-            .then(|| finished(&folder, &name, &puzzle))
-            .flatten()
-        {
-            Some(done) => done,
-            None => {
-                let input = ReportInput::analyse(&name, &p.grid, &options);
-                let c = input.classification.as_ref();
-                let max_steps = a.max_steps.min(steps_left);
-                // The previous and next links are set once the index's order is known.
-                let nav = Nav {
-                    index: Some(index_link(&title_of_index(a, index), &dir)),
-                    ..Nav::default()
-                };
-                let steps = write_report(&folder, &input, max_steps, &nav)?;
-                let done = Finished {
-                    name: name.clone(),
-                    puzzle,
-                    level: c
-                        .and_then(|c| c.level)
-                        .map_or("invalid".into(), |l| l.to_string()),
-                    depth: c
-                        .and_then(|c| c.depth_pairs)
-                        .map_or("—".into(), |d| d.to_string()),
-                    steps,
-                    problem: report_problem(&input),
-                };
-                files::write_file(&folder.join(ENTRY_FILE), &serde_json::to_vec(&done)?)?;
-                done
-            }
-        };
-        let drawn = done.steps.min(steps_left);
-        if steps_left > 0 && drawn == steps_left {
-            used_up = Some((name.clone(), entries.len() + 1));
-        }
-        steps_left -= drawn;
-        if let Some(problem) = done.problem {
-            let named = if name == format!("line {n}") {
-                String::new()
-            } else {
-                format!(" ({name})")
-            };
-            error(format_args!("{source}: line {n}{named}: {problem}"));
-            code = code.max(EXIT_PUZZLE);
-        }
-        entries.push(IndexEntry {
+            .then(|| finished(&a.output.join(&dir), &name, &puzzle))
+            .flatten();
+        items.push(IndexItem::Puzzle(Box::new(ToReport {
+            source,
+            line: n,
+            dir,
             name,
-            puzzle: done.puzzle,
-            level: done.level,
-            depth: done.depth,
-            link: format!("{dir}/index.html"),
-            anchor: dir,
-        });
+            grid: p.grid,
+            puzzle,
+            kept,
+        })));
     }
+    let bar = index_progress(reports);
+    let jobs = a
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let analyses = Analyses::new(jobs);
+    std::thread::scope(|scope| -> anyhow::Result<()> {
+        for _ in 0..jobs {
+            scope.spawn(|| analyses.work(&items, a, options));
+        }
+        let _stop_workers = StopOnDrop(&analyses);
+        for (i, item) in items.iter().enumerate() {
+            if INDEX_STOP.load(Ordering::SeqCst) {
+                interrupted = true;
+                break;
+            }
+            let item = match item {
+                IndexItem::Error(e) => {
+                    bar.suspend(|| error(format_args!("{e}")));
+                    code = code.max(EXIT_PUZZLE);
+                    continue;
+                }
+                IndexItem::Puzzle(item) => item,
+            };
+            let ToReport {
+                source,
+                line: n,
+                dir,
+                name,
+                puzzle,
+                ..
+            } = &**item;
+            files::make_output_dir(&a.output)?;
+            let folder = files::make_sub_dir(&a.output, dir)?;
+            let done = match &item.kept {
+                Some(done) => done.clone(),
+                None => {
+                    let Some(input) = analyses.take(i) else {
+                        // Interrupted while waiting.
+                        interrupted = true;
+                        break;
+                    };
+                    let c = input.classification.as_ref();
+                    let max_steps = a.max_steps.min(steps_left);
+                    // The previous and next links are set once the index's order is known.
+                    let nav = Nav {
+                        index: Some(index_link(&title_of_index(a, index), dir)),
+                        ..Nav::default()
+                    };
+                    let steps = write_report(&folder, &input, max_steps, &nav)?;
+                    let done = Finished {
+                        name: name.clone(),
+                        puzzle: puzzle.clone(),
+                        level: c
+                            .and_then(|c| c.level)
+                            .map_or("invalid".into(), |l| l.to_string()),
+                        depth: c
+                            .and_then(|c| c.depth_pairs)
+                            .map_or("—".into(), |d| d.to_string()),
+                        steps,
+                        problem: report_problem(&input),
+                    };
+                    files::write_file(&folder.join(ENTRY_FILE), &serde_json::to_vec(&done)?)?;
+                    done
+                }
+            };
+            bar.inc(1);
+            let drawn = done.steps.min(steps_left);
+            if steps_left > 0 && drawn == steps_left {
+                used_up = Some((name.clone(), entries.len() + 1));
+            }
+            steps_left -= drawn;
+            if let Some(problem) = done.problem {
+                let named = if *name == format!("line {n}") {
+                    String::new()
+                } else {
+                    format!(" ({name})")
+                };
+                bar.suspend(|| error(format_args!("{source}: line {n}{named}: {problem}")));
+                code = code.max(EXIT_PUZZLE);
+            }
+            entries.push(IndexEntry {
+                name: name.clone(),
+                puzzle: done.puzzle,
+                level: done.level,
+                depth: done.depth,
+                link: format!("{dir}/index.html"),
+                anchor: dir.clone(),
+            });
+        }
+        Ok(())
+    })?;
+    bar.finish_and_clear();
     if interrupted {
         notes.push(format!(
             "Interrupted after {} reports: hdp report --index … --resume goes on.",

@@ -597,3 +597,102 @@ fn chain_output_stops_at_the_deadline() {
     let kept = r.out.len() - last.len() - 1;
     assert_eq!(r.out[..kept], whole.out[..kept]);
 }
+
+/// Every file under `dir` (relative path, contents), sorted.
+fn tree_files(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut found = Vec::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let path = e.unwrap().path();
+            if path.is_dir() {
+                todo.push(path);
+            } else {
+                let rel = path
+                    .strip_prefix(dir)
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned();
+                found.push((rel, std::fs::read(&path).unwrap()));
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
+#[test]
+fn an_index_built_in_parallel_is_the_one_built_in_order() {
+    let dir = folder("parallel-index");
+    let forum = crate::common::data_text("forum-hardest-1106.txt");
+    let mut rows: Vec<String> = forum
+        .lines()
+        .take(5)
+        .enumerate()
+        .map(|(i, l)| format!("{}\tp{}\n", &l[..81], i % 3))
+        .collect();
+    rows.insert(2, "not a puzzle\tbad\n".into());
+    rows.push(format!("{INKALA}\tinkala\n"));
+    let table = write_file(
+        &dir,
+        "many.tsv",
+        &format!("puzzle\tname\n{}", rows.concat()),
+    );
+    // Step pictures run out part-way (--max-total-steps), which depends on the order.
+    let args = |jobs: &'static str| ["--max-steps", "3", "--max-total-steps", "7", "--jobs", jobs];
+    let one = dir.join("one");
+    let r1 = index_run(&args("1"), &table, &one, Duration::from_secs(300)).expect(1);
+    let two = dir.join("two");
+    let r2 = index_run(&args("3"), &table, &two, Duration::from_secs(300)).expect(1);
+    assert_eq!(
+        r1.err,
+        r2.err
+            .replace(&*two.to_string_lossy(), &one.to_string_lossy())
+    );
+    assert!(r1.err.contains("line 4, column 1"), "{}", r1.err);
+    let (a, b) = (tree_files(&one), tree_files(&two));
+    assert!(a.len() > 10, "{}", a.len());
+    let names = |t: &[(String, Vec<u8>)]| t.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>();
+    assert_eq!(names(&a), names(&b));
+    for ((name, x), (_, y)) in a.iter().zip(&b) {
+        assert!(x == y, "{name} differs");
+    }
+    // Not a terminal: no progress bar.
+    assert!(
+        !r2.err.contains('\r') && !r2.err.contains(" left)"),
+        "{}",
+        r2.err
+    );
+}
+
+#[test]
+fn chain_dot_wraps_wide_nodes_and_has_a_legend() {
+    let puzzle = crate::common::data_text("forum-hardest-1106.txt")
+        .lines()
+        .next()
+        .unwrap()
+        .to_string();
+    let r = run_for(
+        bin().args(["chain", "--format", "dot"]).arg(&puzzle),
+        Duration::from_secs(120),
+    )
+    .expect(0);
+    let mut children = std::collections::BTreeMap::<&str, usize>::new();
+    let mut invisible = 0;
+    for line in r.out.lines() {
+        let Some((from, rest)) = line.trim().split_once(" -> ") else {
+            continue;
+        };
+        if rest.contains("style=invis") {
+            invisible += 1;
+        } else if !from.starts_with("legend") {
+            *children.entry(from).or_default() += 1;
+        }
+    }
+    // Each node's children past the first row of 4 hang from the row above.
+    let wrapped: usize = children.values().map(|&c| c.saturating_sub(4)).sum();
+    assert!(wrapped > 0, "a tree with wide nodes");
+    assert_eq!(invisible, wrapped);
+    assert!(r.out.contains("subgraph cluster_legend"), "{}", r.out);
+    assert!(r.out.contains("contradiction (CTR)"));
+}
