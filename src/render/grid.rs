@@ -245,23 +245,7 @@ fn draw(grid: &Grid, style: &GridStyle, derivation: Option<&Derivation>) -> Stri
         doc = doc.add(l.over);
     }
     if let Some((_, Some(unit))) = &marked {
-        let (mut c0, mut r0, mut c1, mut r1) = (8, 8, 0, 0);
-        for c in unit.cells() {
-            (c0, r0) = (c0.min(c.col()), r0.min(c.row()));
-            (c1, r1) = (c1.max(c.col()), r1.max(c.row()));
-        }
-        doc = doc.add(
-            Rectangle::new()
-                .set("class", "contradiction-unit")
-                .set("data-unit", unit.to_string())
-                .set("x", MARGIN + c0 as f64 * CELL)
-                .set("y", MARGIN + r0 as f64 * CELL)
-                .set("width", (c1 - c0 + 1) as f64 * CELL)
-                .set("height", (r1 - r0 + 1) as f64 * CELL)
-                .set("fill", "none")
-                .set("stroke", ctr_stroke)
-                .set("stroke-width", 4),
-        );
+        doc = doc.add(super::moves::unit_outline(*unit, ctr_stroke));
     }
     if !caption_lines.is_empty() {
         let mut g = Group::new()

@@ -224,7 +224,7 @@ pub(super) fn overlay(d: &Derivation) -> Overlay {
 }
 
 /// The outline of the cells `unit` spans, in `stroke`.
-fn unit_outline(unit: Unit, stroke: &str) -> Rectangle {
+pub(super) fn unit_outline(unit: Unit, stroke: &str) -> Rectangle {
     let (mut c0, mut r0, mut c1, mut r1) = (8, 8, 0, 0);
     for c in unit.cells() {
         (c0, r0) = (c0.min(c.col()), r0.min(c.row()));

@@ -157,3 +157,27 @@ pub fn permutation(seed: u64) -> [Digit; 9] {
     }
     out
 }
+
+/// Sends SIGINT to `child`, reads the rest of its standard output from `stdout` into `out`, and
+/// gives its exit code and standard error.
+pub fn interrupt_and_finish(
+    mut child: std::process::Child,
+    stdout: &mut impl std::io::Read,
+    out: &mut String,
+) -> (Option<i32>, String) {
+    use std::io::Read;
+    let kill = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    stdout.read_to_string(out).unwrap();
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    (child.wait().unwrap().code(), err)
+}

@@ -351,7 +351,7 @@ fn generate_stops_when_its_output_is_closed() {
 
 #[test]
 fn sigint_keeps_the_puzzles_printed_whole() {
-    use std::io::{BufRead, BufReader, Read};
+    use std::io::{BufRead, BufReader};
     let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("hdp"))
         .args([
             "generate",
@@ -373,21 +373,8 @@ fn sigint_keeps_the_puzzles_printed_whole() {
         stdout.read_line(&mut out).unwrap();
     }
     std::thread::sleep(std::time::Duration::from_millis(300));
-    let kill = std::process::Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(kill.success());
-    stdout.read_to_string(&mut out).unwrap();
-    let mut err = String::new();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut err)
-        .unwrap();
-    let status = child.wait().unwrap();
-    assert_eq!(status.code(), Some(130), "{err}");
+    let (code, err) = crate::common::interrupt_and_finish(child, &mut stdout, &mut out);
+    assert_eq!(code, Some(130), "{err}");
     assert!(out.ends_with('\n'), "the last puzzle is whole");
     let lines: Vec<&str> = out.lines().collect();
     assert!(

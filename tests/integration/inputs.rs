@@ -295,7 +295,7 @@ fn a_missing_input_does_not_withhold_the_others() {
 
 #[test]
 fn sigint_keeps_whole_records_in_order() {
-    use std::io::{BufRead, BufReader, Read};
+    use std::io::{BufRead, BufReader};
     let mut input = String::new();
     for i in 0..3000 {
         input.push_str(TE3[i % 3]);
@@ -321,21 +321,8 @@ fn sigint_keeps_whole_records_in_order() {
         "the first record waits for no batch: {first:?}"
     );
     std::thread::sleep(std::time::Duration::from_millis(700));
-    let kill = std::process::Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(kill.success());
-    stdout.read_to_string(&mut out).unwrap();
-    let mut err = String::new();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut err)
-        .unwrap();
-    let status = child.wait().unwrap();
-    assert_eq!(status.code(), Some(130), "{err}");
+    let (code, err) = crate::common::interrupt_and_finish(child, &mut stdout, &mut out);
+    assert_eq!(code, Some(130), "{err}");
     assert!(out.ends_with('\n'), "the last record is whole");
     let records = tsv_records(&out);
     assert!(
