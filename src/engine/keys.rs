@@ -1,9 +1,37 @@
-//! Keys and hashes shared by the engine's caches: a branch as a small integer, a grid's
-//! fingerprint, and the hasher for such keys.
+//! A branch of a decision ([`Side`]), and the keys and hashes shared by the engine's caches: a
+//! branch as a small integer, a grid's fingerprint, and the hasher for such keys.
 
 use crate::decision::Decision;
 use crate::grid::{Candidates, Grid};
+use crate::statement::Statement;
+use crate::tree::EdgeKind;
 use std::hash::Hasher;
+
+/// One branch of a decision: the decision and which of its two branches (0 the first).
+#[derive(Clone, Copy)]
+pub(super) struct Side<'d> {
+    /// The decision.
+    pub(super) decision: &'d Decision,
+    /// Which branch.
+    pub(super) which: usize,
+}
+
+impl Side<'_> {
+    /// The branch's statement.
+    pub(super) fn branch(self) -> Statement {
+        self.decision.branch(self.which)
+    }
+
+    /// The other branch's statement.
+    pub(super) fn other(self) -> Statement {
+        self.decision.branch(1 - self.which)
+    }
+
+    /// The branch's edge in the tree.
+    pub(super) fn edge(self) -> EdgeKind {
+        [EdgeKind::First, EdgeKind::Second][self.which % 2]
+    }
+}
 
 /// A branch as a restriction that means the same in every smaller state: branch 2 is
 /// "not `first`".

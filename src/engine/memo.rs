@@ -103,7 +103,8 @@ impl Memo {
         &mut self,
         key: MemoKey,
         res: Res,
-        (end, solved): (Grid, Grid),
+        end: &Grid,
+        solved: &Grid,
         before: super::Counters,
         after: super::Counters,
     ) {
@@ -114,8 +115,8 @@ impl Memo {
             slot.insert(self.kept.len() as u32);
             let worked = Worked {
                 res,
-                end,
-                solved,
+                end: *end,
+                solved: *solved,
                 tests: after.tests - before.tests,
                 hypotheses: after.hypotheses - before.hypotheses,
                 facts: after.facts - before.facts,

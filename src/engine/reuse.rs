@@ -9,10 +9,9 @@
 //! can differ: with a recorded chain the printed `CTR` position is illustrative.
 
 use super::boards::Prop;
-use super::keys::{branch_key, KeyHasher};
+use super::keys::{branch_key, KeyHasher, Side};
 use super::pair_table::PairTable;
-use super::shared::Shared;
-use crate::decision::Decision;
+use super::shared::SharedPlace;
 use crate::grid::Grid;
 use crate::propagate::{Contradiction, Outcome};
 use std::collections::hash_map::Entry;
@@ -45,15 +44,16 @@ impl Reuse {
     pub(super) fn propagate_sharing(
         &mut self,
         state: &Grid,
-        (d, which): (&Decision, usize),
+        side: Side<'_>,
         outer: Option<&mut Outer<'_>>,
         prop: Prop<'_>,
         g: &mut Grid,
-        shared: Option<(&mut Shared, (u32, bool))>,
+        shared: Option<SharedPlace<'_>>,
     ) -> Outcome {
-        let Some((shared, (id, new))) = shared else {
-            return self.propagate(state, (d, which), outer, prop, g);
+        let Some(SharedPlace { shared, id, new }) = shared else {
+            return self.propagate(state, side, outer, prop, g);
         };
+        let (d, which) = (side.decision, side.which);
         let b = d.branch(which);
         // A new state's results are this pass's own, of other branches (a branch repeated in
         // the pass finds its own end in `self` instead, the same one).
@@ -68,7 +68,7 @@ impl Reuse {
             }
             return outcome;
         }
-        let outcome = self.propagate(state, (d, which), outer, prop, g);
+        let outcome = self.propagate(state, side, outer, prop, g);
         shared.put(id, b, g, outcome);
         outcome
     }
@@ -79,11 +79,12 @@ impl Reuse {
     pub(super) fn propagate(
         &mut self,
         state: &Grid,
-        (d, which): (&Decision, usize),
+        side: Side<'_>,
         outer: Option<&mut Outer<'_>>,
         prop: Prop<'_>,
         g: &mut Grid,
     ) -> Outcome {
+        let (d, which) = (side.decision, side.which);
         let key = branch_key(d, which);
         let (outer, mut pairs) = match outer {
             Some(o) => (Some(o.reuse), o.pairs.as_mut()),

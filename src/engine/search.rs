@@ -7,12 +7,12 @@
 
 use super::boards::Prop;
 use super::end_pool::{EndPool, Inside};
-use super::keys::branch_key;
+use super::keys::{branch_key, Side};
 use super::known_open::KnownOpen;
 use super::memo::{Memo, MemoKey};
 use super::pair_table::PairTable;
 use super::reuse::{Outer, Reuse};
-use super::shared::Shared;
+use super::shared::{Shared, SharedPlace};
 use super::shortcuts::Shortcuts;
 use super::spares::Spare;
 use super::trace::{End, NoRecord, Recorder, Trace};
@@ -21,7 +21,7 @@ use crate::decision::{generate, Decision, DecisionKinds, Origin};
 use crate::grid::{CellSet, Grid};
 use crate::propagate::{propagate_changed, Outcome, SinglesBases};
 use crate::statement::Statement;
-use crate::tree::{EdgeKind, Tree};
+use crate::tree::Tree;
 use std::cell::RefCell;
 use std::time::Instant;
 
@@ -68,30 +68,6 @@ struct Abort(Limit);
 struct At {
     j: u8,
     level: usize,
-}
-
-/// One branch of a decision: the decision and which of its two branches (0 the first).
-#[derive(Clone, Copy)]
-struct Side<'d> {
-    decision: &'d Decision,
-    which: usize,
-}
-
-impl Side<'_> {
-    /// The branch's statement.
-    fn branch(self) -> Statement {
-        self.decision.branch(self.which)
-    }
-
-    /// The other branch's statement.
-    fn other(self) -> Statement {
-        self.decision.branch(1 - self.which)
-    }
-
-    /// The branch's edge in the tree.
-    fn edge(self) -> EdgeKind {
-        [EdgeKind::First, EdgeKind::Second][self.which % 2]
-    }
 }
 
 /// How a pass treats its branches, fixed when it starts (see [`Engine::start_pass`]).
@@ -736,19 +712,22 @@ impl<R: Recorder> Engine<'_, R> {
     ) -> Outcome {
         let prop = Prop::new(self.opts, &self.bases, self.sc.value_boards);
         let g = &mut self.last_open;
-        let pick = (side.decision, side.which);
         if j == 1 {
-            let shared = self.shared.as_deref_mut().zip(self.shared_state);
+            let shared = self
+                .shared
+                .as_deref_mut()
+                .zip(self.shared_state)
+                .map(|(shared, (id, new))| SharedPlace { shared, id, new });
             let outer = caches.outer.as_deref_mut();
             caches
                 .reuse
-                .propagate_sharing(state, pick, outer, prop, g, shared)
+                .propagate_sharing(state, side, outer, prop, g, shared)
         } else if self.sc.reuse_hypotheses {
             // The branch's last end in this closure (its j = 1 test in this state, or in a
             // larger one after a sweep's facts or in the depth-first walk), intersected with the
             // state, is a valid start: the same open result. A contradiction found that way can
             // leave another position, which only a recorded chain would show.
-            caches.reuse.propagate(state, pick, None, prop, g)
+            caches.reuse.propagate(state, side, None, prop, g)
         } else {
             let b = side.branch();
             *g = *state;
@@ -837,7 +816,7 @@ impl<R: Recorder> Engine<'_, R> {
         };
         if self.sc.memo {
             self.memo
-                .keep(key, inner, (*g, self.solved), before, self.counters);
+                .keep(key, inner, g, &self.solved, before, self.counters);
         }
         Ok(inner)
     }
@@ -860,9 +839,16 @@ impl<R: Recorder> Engine<'_, R> {
             let mut most = 0;
             for which in 0..2 {
                 let mut g = Grid::empty();
-                let outcome =
-                    lv.reuse
-                        .propagate(state, (&d, which), outer.as_deref_mut(), prop, &mut g);
+                let outcome = lv.reuse.propagate(
+                    state,
+                    Side {
+                        decision: &d,
+                        which,
+                    },
+                    outer.as_deref_mut(),
+                    prop,
+                    &mut g,
+                );
                 if outcome == Outcome::Open {
                     most = most.max(g.pair_count() as u8);
                 }

@@ -16,6 +16,17 @@ use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 
+/// A state's place in [`Shared`]: its id there, and whether it is new (its results are then
+/// this pass's own).
+pub(crate) struct SharedPlace<'a> {
+    /// The results.
+    pub(crate) shared: &'a mut Shared,
+    /// The state's id.
+    pub(crate) id: u32,
+    /// Whether the state is new.
+    pub(crate) new: bool,
+}
+
 /// The depth-1 results of one analysis, for another analysis of the same puzzle under the same
 /// propagation profile: classification runs two (the level's `pairs` and the depth's decision
 /// kinds), whose states and branches coincide in part, above all early on. A branch's result
