@@ -1032,6 +1032,15 @@ fn draw(l: &Layout, tree: &Tree) -> String {
             .add(Text::new(name).set("x", x + 19.0).set("y", y + 11.0));
         x += w;
     }
+    if !l.labels.is_empty() {
+        // The row labels count depths as `j`: say what it is, once, under the legend.
+        y += 18.0;
+        legend = legend.add(
+            Text::new("j: a test's depth (1: a branch propagated; 2 or more: tests inside it)")
+                .set("x", MARGIN)
+                .set("y", y + 11.0),
+        );
+    }
     let height = y + 26.0;
     // The toolbar (outside the zoomed view).
     let mut ui = Group::new()

@@ -1541,3 +1541,25 @@ fn derivation_pictures_draw_each_move_once() {
     }
     assert!(lines_drawn > 10, "{lines_drawn} lines drawn");
 }
+
+/// A tree whose rows are labelled with test depths (`j = …`) says what `j` is.
+#[test]
+fn a_tree_with_depth_labels_explains_j() {
+    let out = tmp("tree-j").join("tree.svg");
+    hdp()
+        .args(["render", "tree", INKALA, "-o"])
+        .arg(&out)
+        .assert()
+        .success();
+    let svg = std::fs::read_to_string(&out).unwrap();
+    let doc = roxmltree::Document::parse(&svg).unwrap();
+    let texts: Vec<&str> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("text"))
+        .filter_map(|n| n.text())
+        .map(str::trim)
+        .collect();
+    assert!(texts.iter().any(|t| t.contains("j = ")), "no depth label");
+    let explained: Vec<_> = texts.iter().filter(|t| t.starts_with("j: ")).collect();
+    assert_eq!(explained.len(), 1, "{explained:?}");
+}
