@@ -11,7 +11,7 @@
 
 use super::{attempt, Attempt, Distinct, Found, Settings, Target};
 use crate::classify::{Level, Record};
-use crate::engine::{Analysis, Budget, Options, Recording};
+use crate::engine::{Analysis, Budget, Options, Proof, Recording};
 use crate::grid::Grid;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -188,11 +188,14 @@ where
     (end, progress)
 }
 
-/// The minimal proof of `puzzle` as lines of the notation (classification's depth limit and
-/// budget, within `deadline`); why there is none otherwise.
+/// The minimal proof by contradiction of `puzzle` (the one a solver can check: every line
+/// refutes a hypothesis, none assumes a value that reaches the solution) as lines of the
+/// notation, with classification's depth limit and budget, within `deadline`; why there is
+/// none otherwise.
 pub fn proof_lines(puzzle: &Grid, deadline: Option<Instant>) -> Result<Vec<String>, String> {
     let options = Options {
         recording: Recording::Chain,
+        proof: Proof::Contradiction,
         max_depth: crate::classify::DEFAULT_MAX_DEPTH,
         budget: Budget {
             max_tests: Some(crate::classify::DEFAULT_BUDGET),

@@ -416,7 +416,8 @@ def generate(
     ``symmetry`` of the givens (``"none"``, ``"central"``...); ``givens=(MIN, MAX)``; ``seed``;
     ``jobs`` threads (default: every core); ``timeout`` seconds and ``budget`` attempts for the
     whole run; ``seeds``, puzzles to search near for hard and above (default: the shipped set);
-    ``steps`` of one vicinity walk; ``proof`` adds each puzzle's minimal proof.
+    ``steps`` of one vicinity walk; ``proof`` adds each puzzle's minimal proof by
+    contradiction.
 
     Returns an iterator; the search runs in the background without the GIL. Ctrl-C while it
     waits raises ``KeyboardInterrupt`` and stops the run; so does dropping the iterator."""
