@@ -18,6 +18,7 @@
 //! contradiction fail). [`check`] replays a derivation from its start and says whether it holds.
 //! Nothing here runs in the engine's search: derivations are made only for lines that are shown.
 
+mod keys;
 mod line;
 mod search;
 mod size;
@@ -322,12 +323,13 @@ pub fn check(
     contradiction: &Contradiction,
 ) -> Result<(), CheckError> {
     let mut g = *assumed;
+    let start = keys::Keys::of(assumed);
     let mut removed_by: Vec<Option<usize>> = vec![None; 729];
     for (i, m) in moves.iter().enumerate() {
         if !search::pattern_holds(&g, m) {
             return Err(CheckError::Move(i + 1));
         }
-        if search::uses_of(&removed_by, &search::premises_of_move(assumed, m)) != m.uses {
+        if search::uses_of(&removed_by, &search::premises_of_move(&start, m)) != m.uses {
             return Err(CheckError::Uses(i + 1));
         }
         for &(c, v) in &m.removes {
@@ -340,7 +342,7 @@ pub fn check(
     if !search::contradiction_holds(&g, contradiction) {
         return Err(CheckError::Contradiction);
     }
-    let premises = search::premises_of_contradiction(assumed, contradiction);
+    let premises = search::premises_of_contradiction(&start, contradiction);
     if search::uses_of(&removed_by, &premises) != contradiction.uses {
         return Err(CheckError::Uses(moves.len() + 1));
     }

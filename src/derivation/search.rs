@@ -14,6 +14,7 @@
 //! check every pattern; pruning then drops moves one at a time wherever the rest still holds.
 //! Every round and every pruning trial first reads the deadline of [`Limits`].
 
+use super::keys::{key, Keys};
 use super::{Contradiction, ContradictionKind, Derivation, End, Move, Rule};
 use crate::grid::{Candidates, Cell, Digit, Grid, Unit, UnitKind};
 use crate::propagate::{Profile, Rule as PRule};
@@ -84,24 +85,6 @@ pub enum DeriveError {
     Unchecked,
 }
 
-type Key = usize;
-
-fn key(c: Cell, d: Digit) -> Key {
-    c.index() * 9 + d.index()
-}
-
-fn key_cell(k: Key) -> Cell {
-    Cell::new(k / 9).unwrap_or(Cell::from_row_col(0, 0))
-}
-
-fn key_digit(k: Key) -> Digit {
-    Digit::from_index(k % 9)
-}
-
-fn present(g: &Grid, k: Key) -> bool {
-    g.get(key_cell(k)).contains(key_digit(k))
-}
-
 /// The cells of `unit` holding `d` in `g`.
 fn places(g: &Grid, unit: Unit, d: Digit) -> Vec<Cell> {
     unit.cells()
@@ -113,11 +96,11 @@ fn places(g: &Grid, unit: Unit, d: Digit) -> Vec<Cell> {
 
 /// The keys of `values` in the cells of `unit` outside `cells`: what a hidden pattern needs gone
 /// and a naked pattern removes (and a locked value, with the shared cells as `cells`).
-fn outside(unit: Unit, cells: &[Cell], values: Candidates) -> Vec<Key> {
-    let mut out = Vec::new();
+fn outside(unit: Unit, cells: &[Cell], values: Candidates) -> Keys {
+    let mut out = Keys::NONE;
     for &c in unit.cells() {
         if !cells.contains(&c) {
-            out.extend(values.iter().map(|d| key(c, d)));
+            out.insert_values(c, values);
         }
     }
     out
@@ -125,10 +108,10 @@ fn outside(unit: Unit, cells: &[Cell], values: Candidates) -> Vec<Key> {
 
 /// The keys of the values other than `values` in `cells`: what a naked pattern needs gone and a
 /// hidden pattern removes.
-fn others(cells: &[Cell], values: Candidates) -> Vec<Key> {
-    let mut out = Vec::new();
+fn others(cells: &[Cell], values: Candidates) -> Keys {
+    let mut out = Keys::NONE;
     for &c in cells {
-        out.extend((Candidates::ALL - values).iter().map(|d| key(c, d)));
+        out.insert_values(c, Candidates::ALL - values);
     }
     out
 }
@@ -147,25 +130,25 @@ fn shared_cells(m: &Move) -> Vec<Cell> {
 }
 
 /// The keys a move's pattern needs gone.
-fn needs_gone(m: &Move) -> Vec<Key> {
+fn needs_gone(m: &Move) -> Keys {
     match (m.rule, m.unit) {
         (Rule::NakedSingle | Rule::NakedSubset, _) => others(&m.cells, m.values),
         (Rule::HiddenSingle | Rule::HiddenSubset, Some(u)) => outside(u, &m.cells, m.values),
         (Rule::LockedPointing | Rule::LockedClaiming, Some(u)) => {
             outside(u, &shared_cells(m), m.values)
         }
-        _ => Vec::new(),
+        _ => Keys::NONE,
     }
 }
 
 /// The keys a move may remove.
-fn potential(m: &Move) -> Vec<Key> {
+fn potential(m: &Move) -> Keys {
     match (m.rule, m.unit, m.leaves) {
         (Rule::NakedSingle, _, _) => {
-            let mut out = Vec::new();
+            let mut out = Keys::NONE;
             for &x in &m.cells {
                 for &p in x.peers() {
-                    out.extend(m.values.iter().map(|d| key(p, d)));
+                    out.insert_values(p, m.values);
                 }
             }
             out
@@ -175,49 +158,38 @@ fn potential(m: &Move) -> Vec<Key> {
         (Rule::LockedPointing | Rule::LockedClaiming, Some(_), Some(l)) => {
             outside(l, &shared_cells(m), m.values)
         }
-        _ => Vec::new(),
+        _ => Keys::NONE,
     }
 }
 
 /// The keys a contradiction needs gone.
-fn contradiction_needs(c: &Contradiction) -> Vec<Key> {
+fn contradiction_needs(c: &Contradiction) -> Keys {
     match (c.kind, c.unit) {
         (ContradictionKind::NoValue, _) => others(&c.cells, Candidates::NONE),
         (ContradictionKind::NoPlace, Some(u)) => outside(u, &[], c.values),
         (ContradictionKind::Twice | ContradictionKind::TooFewValues, _) => {
             others(&c.cells, c.values)
         }
-        _ => Vec::new(),
+        _ => Keys::NONE,
     }
 }
 
-/// The premises of a move: the keys its pattern needs gone that `assumed` holds.
-pub(super) fn premises_of_move(assumed: &Grid, m: &Move) -> Vec<Key> {
-    let mut k: Vec<Key> = needs_gone(m)
-        .into_iter()
-        .filter(|&k| present(assumed, k))
-        .collect();
-    k.sort_unstable();
-    k.dedup();
-    k
+/// The premises of a move: the keys its pattern needs gone that the position it starts from,
+/// `assumed` (its candidates), holds.
+pub(super) fn premises_of_move(assumed: &Keys, m: &Move) -> Keys {
+    needs_gone(m) & *assumed
 }
 
 /// The premises of a contradiction.
-pub(super) fn premises_of_contradiction(assumed: &Grid, c: &Contradiction) -> Vec<Key> {
-    let mut k: Vec<Key> = contradiction_needs(c)
-        .into_iter()
-        .filter(|&k| present(assumed, k))
-        .collect();
-    k.sort_unstable();
-    k.dedup();
-    k
+pub(super) fn premises_of_contradiction(assumed: &Keys, c: &Contradiction) -> Keys {
+    contradiction_needs(c) & *assumed
 }
 
 /// The moves (1-based, ascending) that removed `premises`, from a replay's record.
-pub(super) fn uses_of(removed_by: &[Option<usize>], premises: &[Key]) -> Vec<usize> {
+pub(super) fn uses_of(removed_by: &[Option<usize>], premises: &Keys) -> Vec<usize> {
     let mut u: Vec<usize> = premises
         .iter()
-        .filter_map(|&k| removed_by.get(k).copied().flatten())
+        .filter_map(|k| removed_by.get(k).copied().flatten())
         .collect();
     u.sort_unstable();
     u.dedup();
@@ -298,7 +270,7 @@ pub(super) fn pattern_holds(g: &Grid, m: &Move) -> bool {
     }
     let allowed = potential(m);
     m.removes.iter().all(|&(c, v)| {
-        !v.is_empty() && v.is_subset_of(g.get(c)) && v.iter().all(|d| allowed.contains(&key(c, d)))
+        !v.is_empty() && v.is_subset_of(g.get(c)) && v.iter().all(|d| allowed.contains(key(c, d)))
     })
 }
 
@@ -348,18 +320,6 @@ fn hidden_on(profile: &Profile, k: usize) -> bool {
     }
 }
 
-fn group(removed: &[(Cell, Digit)]) -> Vec<(Cell, Candidates)> {
-    let mut out: Vec<(Cell, Candidates)> = Vec::new();
-    for &(c, d) in removed {
-        match out.iter_mut().find(|(x, _)| *x == c) {
-            Some((_, v)) => *v |= Candidates::single(d),
-            None => out.push((c, Candidates::single(d))),
-        }
-    }
-    out.sort_by_key(|(c, _)| *c);
-    out
-}
-
 /// The places of every value in every unit, read once per position.
 struct Places {
     /// Bit `i` for the unit's `i`-th cell.
@@ -390,6 +350,11 @@ impl Places {
     fn set(&self, u: Unit, d: Digit) -> u128 {
         self.sets[u.index()][d.index()]
     }
+}
+
+/// The union of the candidates of the cells of `u` that `mask` names.
+fn values_at(g: &Grid, u: Unit, mask: u16) -> Candidates {
+    crate::bits::ones(mask).fold(Candidates::NONE, |acc, i| acc | g.get(u.cells()[i]))
 }
 
 /// The cells of `u` that `mask` names (bit `i`: the unit's `i`-th cell).
@@ -435,6 +400,7 @@ fn intersections() -> Vec<(Unit, Unit, u128)> {
 /// effect on `g`.
 fn moves_in(g: &Grid, profile: &Profile) -> Vec<Move> {
     let places = Places::of(g);
+    let here = Keys::of(g);
     let mut out = Vec::new();
     let mut push = |rule, unit, leaves, cells: Vec<Cell>, values: Candidates| {
         let mut m = Move {
@@ -446,20 +412,16 @@ fn moves_in(g: &Grid, profile: &Profile) -> Vec<Move> {
             removes: Vec::new(),
             uses: Vec::new(),
         };
-        let removed: Vec<(Cell, Digit)> = potential(&m)
-            .into_iter()
-            .filter(|&k| present(g, k))
-            .map(|k| (key_cell(k), key_digit(k)))
-            .collect();
+        let removed = potential(&m) & here;
         if !removed.is_empty() {
-            m.removes = group(&removed);
+            m.removes = removed.by_cell();
             out.push(m);
         }
     };
     if profile.has(PRule::NakedSingle) {
         for c in Cell::all() {
             let v = g.get(c);
-            if v.len() == 1 {
+            if v.len() == 1 && c.peers().iter().any(|&p| v.is_subset_of(g.get(p))) {
                 push(Rule::NakedSingle, None, None, vec![c], v);
             }
         }
@@ -486,25 +448,19 @@ fn moves_in(g: &Grid, profile: &Profile) -> Vec<Move> {
             .filter(|(_, &c)| g.get(c).len() > 1)
             .fold(0u16, |m, (i, _)| m | 1 << i);
         for s in small_masks(open, |k| naked_on(profile, k)) {
-            let cells = cells_of(u, s);
-            let v = cells
-                .iter()
-                .fold(Candidates::NONE, |acc, &c| acc | g.get(c));
-            if v.len() as usize == cells.len() {
-                push(Rule::NakedSubset, Some(u), None, cells, v);
+            let v = values_at(g, u, s);
+            if v.len() == s.count_ones() {
+                push(Rule::NakedSubset, Some(u), None, cells_of(u, s), v);
             }
         }
         let spread = Digit::all()
             .filter(|&d| places.mask(u, d).count_ones() > 1)
             .fold(0u16, |m, d| m | 1 << d.index());
         for vs in small_masks(spread, |k| hidden_on(profile, k)) {
-            let digits: Vec<Digit> = (0..9)
-                .filter(|i| vs >> i & 1 == 1)
-                .map(Digit::from_index)
-                .collect();
-            let at = digits.iter().fold(0u16, |m, &d| m | places.mask(u, d));
-            if at.count_ones() as usize == digits.len() {
-                let v: Candidates = digits.iter().copied().collect();
+            // `vs` names digits as a candidate set does: bit `i` for the digit of index `i`.
+            let v = Candidates::from_bits(vs);
+            let at = v.iter().fold(0u16, |m, d| m | places.mask(u, d));
+            if at.count_ones() == v.len() {
                 push(Rule::HiddenSubset, Some(u), None, cells_of(u, at), v);
             }
         }
@@ -586,12 +542,14 @@ fn contradictions_in(g: &Grid, profile: &Profile) -> Vec<Contradiction> {
             .filter(|(_, &c)| g.get(c).len() > 1)
             .fold(0u16, |m, (i, _)| m | 1 << i);
         for s in small_masks(open, |k| naked_on(profile, k)) {
-            let cells = cells_of(u, s);
-            let v = cells
-                .iter()
-                .fold(Candidates::NONE, |acc, &c| acc | g.get(c));
-            if (v.len() as usize) < cells.len() {
-                out.push(mk(ContradictionKind::TooFewValues, cells, Some(u), v));
+            let v = values_at(g, u, s);
+            if v.len() < s.count_ones() {
+                out.push(mk(
+                    ContradictionKind::TooFewValues,
+                    cells_of(u, s),
+                    Some(u),
+                    v,
+                ));
             }
         }
     }
@@ -711,13 +669,14 @@ pub(super) fn search(
     let mut g = *assumed;
     let mut chosen: Vec<(u32, Bits, Contradiction)> = Vec::new();
     let mut first_round: Option<u32> = None;
+    let start = Keys::of(assumed);
     for round in 0..=729u32 {
         limits.in_time()?;
         let mut found = contradictions_in(&g, profile);
-        found.sort_by_key(|c| contradiction_order(c, &g));
+        found.sort_by_cached_key(|c| contradiction_order(c, &g));
         for c in found {
             let mut bits = Bits::default();
-            for k in premises_of_contradiction(assumed, &c) {
+            for k in premises_of_contradiction(&start, &c).iter() {
                 if let Some(b) = best[k] {
                     bits.union(&closure[b]);
                 }
@@ -734,13 +693,13 @@ pub(super) fn search(
         if found.is_empty() {
             break;
         }
-        found.sort_by_key(|m| move_order(m, &g));
+        found.sort_by_cached_key(|m| move_order(m, &g));
         // The cheapest move found this round for each key it removes.
         let mut round_best: Vec<Option<(u32, u8, usize)>> = vec![None; 729];
         let base = seen.len();
         for (i, m) in found.iter().enumerate() {
             let mut bits = Bits::default();
-            for k in premises_of_move(assumed, m) {
+            for k in premises_of_move(&start, m).iter() {
                 if let Some(b) = best[k] {
                     bits.union(&closure[b]);
                 }
@@ -825,8 +784,8 @@ pub(super) fn search(
     best.ok_or(DeriveError::Unchecked)
 }
 
-/// Drops moves one at a time, last first, wherever the rest still holds (rebuilt by [`build`]),
-/// until every move is needed.
+/// Drops moves one at a time, first first, wherever the rest still holds (rebuilt by
+/// [`build`]), until every move is needed.
 fn prune(
     assumed: &Grid,
     mut moves: Vec<Move>,
@@ -834,15 +793,25 @@ fn prune(
     profile: &Profile,
     limits: &Limits,
 ) -> Result<(Vec<Move>, Contradiction), DeriveError> {
+    let start = Keys::of(assumed);
     let mut i = 0;
+    let (mut can, mut rests) = removals_and_premises(&start, &moves);
     while i < moves.len() {
         limits.in_time()?;
+        // Without move `i`, some key may be left with no move to remove it: then `build` would
+        // fail at once, and the list need not be copied to find out.
+        let need = premises_of_contradiction(&start, &contradiction);
+        if assign(need, &can, &rests, Some(i)).is_none() {
+            i += 1;
+            continue;
+        }
         let mut trial = moves.clone();
         trial.remove(i);
         match build(assumed, trial, &contradiction, profile) {
             Some((m, c)) if m.len() < moves.len() => {
                 moves = m;
                 contradiction = c;
+                (can, rests) = removals_and_premises(&start, &moves);
             }
             _ => i += 1,
         }
@@ -861,64 +830,37 @@ fn build(
     contradiction: &Contradiction,
     profile: &Profile,
 ) -> Option<(Vec<Move>, Contradiction)> {
+    let start = Keys::of(assumed);
     // What each move may remove and its premises: they do not change while the list is built.
-    let mut can: Vec<Vec<Key>> = list.iter().map(potential).collect();
-    let mut rests: Vec<Vec<Key>> = list.iter().map(|m| premises_of_move(assumed, m)).collect();
-    fn drop(list: &mut Vec<Move>, can: &mut Vec<Vec<Key>>, rests: &mut Vec<Vec<Key>>, i: usize) {
+    let (mut can, mut rests) = removals_and_premises(&start, &list);
+    fn drop(list: &mut Vec<Move>, can: &mut Vec<Keys>, rests: &mut Vec<Keys>, i: usize) {
         list.remove(i);
         can.remove(i);
         rests.remove(i);
     }
     'again: loop {
-        // Backwards: what each move must remove.
-        let mut need: Vec<bool> = vec![false; 729];
-        for k in premises_of_contradiction(assumed, contradiction) {
-            need[k] = true;
-        }
-        let mut useful: Vec<Vec<Key>> = vec![Vec::new(); list.len()];
-        for i in (0..list.len()).rev() {
-            let mine: Vec<Key> = can[i].iter().copied().filter(|&k| need[k]).collect();
-            for &k in &mine {
-                need[k] = false;
-            }
-            if !mine.is_empty() {
-                for &k in &rests[i] {
-                    need[k] = true;
-                }
-            }
-            useful[i] = mine;
-        }
-        if need.iter().any(|&n| n) {
-            return None;
-        }
-        if let Some(i) = useful.iter().position(Vec::is_empty) {
+        let need = premises_of_contradiction(&start, contradiction);
+        let useful = assign(need, &can, &rests, None)?;
+        if let Some(i) = useful.iter().position(Keys::is_empty) {
             drop(&mut list, &mut can, &mut rests, i);
             continue 'again;
         }
         // Forwards: the removals, the places of locked values, the premises; check.
         let mut g = *assumed;
+        let mut here = start;
         let mut removed_by: Vec<Option<usize>> = vec![None; 729];
         for i in 0..list.len() {
-            let removed: Vec<(Cell, Digit)> = if list[i].rule == Rule::HiddenSingle {
-                can[i]
-                    .iter()
-                    .copied()
-                    .filter(|&k| present(&g, k))
-                    .map(|k| (key_cell(k), key_digit(k)))
-                    .collect()
+            let removed = if list[i].rule == Rule::HiddenSingle {
+                can[i] & here
             } else {
-                useful[i]
-                    .iter()
-                    .filter(|&&k| present(&g, k))
-                    .map(|&k| (key_cell(k), key_digit(k)))
-                    .collect()
+                useful[i] & here
             };
             if removed.is_empty() {
                 drop(&mut list, &mut can, &mut rests, i);
                 continue 'again;
             }
             let m = &mut list[i];
-            m.removes = group(&removed);
+            m.removes = removed.by_cell();
             if let (Rule::LockedPointing | Rule::LockedClaiming, Some(u), Some(d)) =
                 (m.rule, m.unit, m.values.first())
             {
@@ -929,20 +871,46 @@ fn build(
                 list.truncate(i);
                 return build_on_what_shows(assumed, list, &g, profile);
             }
+            for k in removed.iter() {
+                removed_by[k] = Some(i + 1);
+            }
             for &(c, v) in &m.removes {
-                for d in v.iter() {
-                    removed_by[key(c, d)] = Some(i + 1);
-                }
                 g.set(c, g.get(c) - v);
+                here.remove_values(c, v);
             }
         }
         let mut c = contradiction.clone();
-        c.uses = uses_of(&removed_by, &premises_of_contradiction(assumed, &c));
+        c.uses = uses_of(&removed_by, &premises_of_contradiction(&start, &c));
         if !contradiction_holds(&g, &c) {
             return build_on_what_shows(assumed, list, &g, profile);
         }
         return Some((list, c));
     }
+}
+
+/// What each move of `list` may remove, and its premises from `start` (the assumed position's
+/// candidates).
+fn removals_and_premises(start: &Keys, list: &[Move]) -> (Vec<Keys>, Vec<Keys>) {
+    let can = list.iter().map(potential).collect();
+    let rests = list.iter().map(|m| premises_of_move(start, m)).collect();
+    (can, rests)
+}
+
+/// Backwards from the end: each key in `need` goes to the latest move that can remove it
+/// (`can`), whose premises (`rests`) are then needed in turn; move `skip` takes no part.
+/// Returns what each move must remove (nothing for `skip`), or `None` when some needed key has
+/// no earlier move to remove it.
+fn assign(mut need: Keys, can: &[Keys], rests: &[Keys], skip: Option<usize>) -> Option<Vec<Keys>> {
+    let mut useful = vec![Keys::NONE; can.len()];
+    for i in (0..can.len()).rev().filter(|&i| Some(i) != skip) {
+        let mine = can[i] & need;
+        if !mine.is_empty() {
+            need -= mine;
+            need |= rests[i];
+        }
+        useful[i] = mine;
+    }
+    need.is_empty().then_some(useful)
 }
 
 /// The most contradictions (resting on distinct moves) built and pruned for one derivation,
@@ -958,10 +926,10 @@ fn build_on_what_shows(
     profile: &Profile,
 ) -> Option<(Vec<Move>, Contradiction)> {
     let mut found = contradictions_in(g, profile);
-    found.sort_by_key(|c| contradiction_order(c, g));
+    found.sort_by_cached_key(|c| contradiction_order(c, g));
     let c = found
         .into_iter()
-        .min_by_key(|c| premises_of_contradiction(assumed, c).len())?;
+        .min_by_key(|c| premises_of_contradiction(&Keys::of(assumed), c).len())?;
     build(assumed, list, &c, profile)
 }
 
