@@ -125,10 +125,11 @@ default settings, then the derivation of every line (spec §10). "Moves" are the
 \`DIS\` line's derivation (found by rounds, then pruned until every move is needed); "plain"
 is the count of every move that rounds of the same rules make from the same hypothesis before
 the contradiction shows, which is what a person would check without the pruning. Each cell is
-median / 90th percentile / maximum; the time is that of deriving every line of one proof
-(median / maximum, milliseconds, on this machine while other work ran).
+median / 90th percentile / maximum; "a proof's median line" is the median, over the proofs,
+of each proof's median line; the time is that of deriving every line of one proof (median /
+maximum, milliseconds, on this machine while other work ran).
 
-| puzzles | proofs | lines | moves per line | plain moves per line | moves per proof | plain moves per proof (median) | ms to explain a proof |
-| --- | ---: | ---: | --- | --- | --- | ---: | --- |
+| puzzles | proofs | lines | moves per line | plain moves per line | a proof's median line (median) | moves per proof | plain moves per proof (median) | ms to explain a proof |
+| --- | ---: | ---: | --- | --- | ---: | --- | ---: | --- |
 $figures
 EOF

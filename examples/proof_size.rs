@@ -3,8 +3,9 @@
 //! puzzles; a `.tsv` file's puzzle is its last column). Each puzzle's minimal proof by
 //! contradiction is found at default settings, then its lines are derived, timed; the row gives
 //! the moves of the derivations of `DIS` lines (median, 90th percentile, maximum), the plain count
-//! of every move rounds make before the contradiction on the same lines, the moves per proof,
-//! and the time to explain a whole proof (median, maximum). Used by `analyses/proof-size.sh`.
+//! of every move rounds make before the contradiction on the same lines, each proof's median
+//! line (their median), the moves per proof, and the time to explain a whole proof (median,
+//! maximum). Used by `analyses/proof-size.sh`.
 use hdp::chain::{ChainLine, Marker};
 use hdp::derivation::{derive_lines, plain_moves, Limits};
 use hdp::engine::{Analysis, Options, Proof};
@@ -51,6 +52,7 @@ fn main() {
     };
     let (mut per_line, mut plain, mut per_proof, mut plain_proof, mut micros) =
         (vec![], vec![], vec![], vec![], vec![]);
+    let mut median_line = vec![];
     for p in &puzzles {
         let analysis = Analysis::run(p, &options);
         let Ok(m) = minimal(&analysis) else { continue };
@@ -63,7 +65,7 @@ fn main() {
             &Limits::default(),
         );
         micros.push(t.elapsed().as_micros() as usize);
-        let (mut moves, mut rounds) = (0, 0);
+        let (mut moves, mut rounds, mut mine) = (0, 0, vec![]);
         for (l, d) in lines.iter().zip(&all) {
             let Some(d) = d.as_ref().filter(|d| d.contradiction().is_some()) else {
                 continue;
@@ -71,16 +73,18 @@ fn main() {
             if l.marker == Marker::Dis {
                 let n = plain_moves(&d.assumed(), &Profile::DEFAULT);
                 per_line.push(d.moves.len());
+                mine.push(d.moves.len());
                 plain.push(n);
                 moves += d.moves.len();
                 rounds += n;
             }
         }
+        median_line.push(pct(&mut mine, 0.5));
         per_proof.push(moves);
         plain_proof.push(rounds);
     }
     println!(
-        "| {name} | {} | {} | {} / {} / {} | {} / {} / {} | {} / {} / {} | {} | {:.0} / {:.0} |",
+        "| {name} | {} | {} | {} / {} / {} | {} / {} / {} | {} | {} / {} / {} | {} | {:.0} / {:.0} |",
         per_proof.len(),
         per_line.len(),
         pct(&mut per_line, 0.5),
@@ -89,6 +93,7 @@ fn main() {
         pct(&mut plain, 0.5),
         pct(&mut plain, 0.9),
         pct(&mut plain, 1.0),
+        pct(&mut median_line, 0.5),
         pct(&mut per_proof, 0.5),
         pct(&mut per_proof, 0.9),
         pct(&mut per_proof, 1.0),
