@@ -7,7 +7,7 @@ use crate::classify::Classification;
 use crate::derivation::{derive_lines, Derivation, Limits};
 use crate::engine::{Analysis, Options, PairAnalysis, Proof, Recording, Status, TracedLine};
 use crate::grid::Grid;
-use crate::minimal::MinimalError;
+use crate::minimal::{MinimalError, MinimalProof};
 use crate::propagate::Outcome;
 use crate::solver::{Solutions, SolveLimits, Stop};
 
@@ -32,17 +32,17 @@ pub struct ReportInput {
     /// (recorded with its tree).
     pub variants: Vec<(String, Analysis)>,
     /// The minimal proof of the full analysis (`hdp chain --minimal`), when it solved the
-    /// puzzle: its lines with the positions their pictures draw; or why there is none. Its
-    /// last line reaches the solution (`--proof solution`).
-    pub minimal: Option<Result<Vec<TracedLine>, MinimalError>>,
+    /// puzzle: its lines with the positions their pictures draw and their derivations; or why
+    /// there is none. Its last line reaches the solution (`--proof solution`).
+    pub minimal: Option<Result<Vec<ExplainedLine>, MinimalError>>,
     /// The minimal proof by contradiction (`hdp chain --minimal --proof contradiction`), every
     /// line with its derivation (the moves a person can check), when the analysis that only
     /// counts contradictions solved the puzzle; or why there is none.
     pub contradiction: Option<Result<Vec<ExplainedLine>, MinimalError>>,
 }
 
-/// A line of the proof by contradiction: the line as traced (its position for the picture) and
-/// its derivation, when one was found.
+/// A line of a minimal proof: the line as traced (its position for the picture) and its
+/// derivation, when one was found.
 pub struct ExplainedLine {
     /// The line with the position its picture draws.
     pub traced: TracedLine,
@@ -100,7 +100,7 @@ impl ReportInput {
         let minimal = variants
             .last()
             .filter(|(_, a)| a.is_solved())
-            .map(|(_, a)| crate::minimal::minimal(a).map(|m| m.traced(a)));
+            .map(|(_, a)| crate::minimal::minimal(a).map(|m| explained(a, &m)));
         let contradiction = if matches!(solutions, Ok(Solutions::Unique(_))) {
             contradiction_proof(puzzle, options)
         } else {
@@ -194,26 +194,30 @@ fn contradiction_proof(
     if !a.is_solved() {
         return None;
     }
-    Some(crate::minimal::minimal(&a).map(|m| {
-        let lines = &m.chain.lines;
-        let derivations = derive_lines(
-            &a.puzzle,
-            lines,
-            &opts.profile,
-            &Limits::until(opts.budget.deadline),
-        );
-        // `traced` follows the proof's lines, `DIS` and `PRF`, in order.
-        let proof = lines
-            .iter()
-            .zip(derivations)
-            .filter(|(l, _)| matches!(l.marker, Marker::Dis | Marker::Prf))
-            .map(|(_, d)| d);
-        m.traced(&a)
-            .into_iter()
-            .zip(proof)
-            .map(|(traced, derivation)| ExplainedLine { traced, derivation })
-            .collect()
-    }))
+    Some(crate::minimal::minimal(&a).map(|m| explained(&a, &m)))
+}
+
+/// The lines of the minimal proof `m` of `a`, each traced (with the position its picture draws)
+/// and derived.
+fn explained(a: &Analysis, m: &MinimalProof) -> Vec<ExplainedLine> {
+    let lines = &m.chain.lines;
+    let derivations = derive_lines(
+        &a.puzzle,
+        lines,
+        &a.options.profile,
+        &Limits::until(a.options.budget.deadline),
+    );
+    // `traced` follows the proof's lines, `DIS` and `PRF`, in order.
+    let proof = lines
+        .iter()
+        .zip(derivations)
+        .filter(|(l, _)| matches!(l.marker, Marker::Dis | Marker::Prf))
+        .map(|(_, d)| d);
+    m.traced(a)
+        .into_iter()
+        .zip(proof)
+        .map(|(traced, derivation)| ExplainedLine { traced, derivation })
+        .collect()
 }
 
 #[cfg(test)]

@@ -359,8 +359,9 @@ pub fn report(input: &ReportInput, max_steps: usize, nav: &Nav) -> Result<Report
     match &input.minimal {
         None => {}
         Some(Err(e)) => proof_note = format!("No short proof: {e}. The full chain follows."),
-        Some(Ok(traced)) => {
-            let lines: Vec<&TracedLine> = traced.iter().collect();
+        Some(Ok(explained)) => {
+            let lines: Vec<&TracedLine> = explained.iter().map(|l| &l.traced).collect();
+            let derivations: Vec<_> = explained.iter().map(|l| l.derivation.as_ref()).collect();
             proof_note = format!(
                 "The proof that reaches the solution (as hdp chain --minimal prints it, with \
                  --proof solution, the method's own notion of proof): its last line assumes \
@@ -372,7 +373,11 @@ pub fn report(input: &ReportInput, max_steps: usize, nav: &Nav) -> Result<Report
                 full.lines.iter().filter(|l| l.summary).count()
             );
             proof = lines.iter().map(|l| LineView::of(&l.line)).collect();
-            let mut drawn = pictures(full, &lines[..proof_drawn]).into_iter();
+            // Files, each drawing a refutation's moves all at once (the viewer steps through the
+            // proof by contradiction above).
+            let mut drawn =
+                explained_pictures(full, &lines[..proof_drawn], &derivations[..proof_drawn])
+                    .into_iter();
             for (i, l) in lines.iter().enumerate() {
                 let mut caption = l.line.clone();
                 caption.position = None;

@@ -1141,13 +1141,45 @@ fn report_shows_the_short_proof_first() {
             .map(|s| s.split('"').next().unwrap())
             .collect();
         assert_eq!(pictures.len(), lines.len(), "{decisions}");
-        for (file, line) in pictures.iter().zip(&lines) {
+        // A refutation's picture draws its derivation: one group per move that `chain
+        // --explain` lists under the line.
+        let out = hdp()
+            .args([
+                "chain",
+                INKALA,
+                "--minimal",
+                "--explain",
+                "--decisions",
+                decisions,
+            ])
+            .assert()
+            .success();
+        let explained = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+        let mut moves: Vec<usize> = Vec::new();
+        for l in explained.lines() {
+            if l.starts_with("DIS") || l.starts_with("PRF") {
+                moves.push(0);
+            } else if let (Some(n), Some(rest)) = (moves.last_mut(), l.strip_prefix("  ")) {
+                let number = rest.split_once(". ").map(|(k, _)| k);
+                if number.is_some_and(|k| k.parse::<usize>().is_ok()) {
+                    *n += 1;
+                }
+            }
+        }
+        assert_eq!(moves.len(), lines.len());
+        assert!(
+            moves.iter().any(|&n| n > 0),
+            "{decisions}: some line has moves"
+        );
+        for ((file, line), n) in pictures.iter().zip(&lines).zip(&moves) {
             let svg = std::fs::read_to_string(d.join(file)).unwrap();
             assert_eq!(
                 svg.contains("class=\"contradiction\""),
                 line.contains(" ; "),
                 "{file}: {line}"
             );
+            let drawn = svg.matches("<g class=\"move\"").count();
+            assert_eq!(drawn, *n, "{decisions} {file}: {line}");
         }
     }
 }
