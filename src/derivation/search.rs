@@ -1,18 +1,20 @@
 //! Finding a short derivation: rounds with the cheapest way to remove each candidate, the
 //! cheapest contradiction, then pruning to an irredundant list of moves.
 //!
-//! Every candidate is named by a *key*, `cell * 9 + digit`. A move's pattern needs some keys
-//! gone (its **premises**, those present at the start) and may remove others (its **potential
-//! effect**). Rounds apply every rule to the same position, as [`crate::explain`] does; for each
-//! move found, its *closure* is the move with the closures of the cheapest moves that removed
+//! Every candidate is named by a *key*, `cell * 9 + digit`, and sets of them are bit sets
+//! ([`Keys`]). A move's pattern needs some keys gone (its **premises**, those present at the
+//! start) and may remove others (its **potential effect**). Rounds apply every rule to the same
+//! position, as [`crate::explain`] does; for each move found, its *closure* is the move with the closures of the cheapest moves that removed
 //! its premises, and each key removed in a round keeps the move with the smallest closure (a
 //! single before a subset on ties). The contradictions seen in the first round that shows one
 //! and a few after are ranked by the size of the union of their premises' closures; the
 //! cheapest ones (up to [`MAX_TRIES`] with distinct moves) are each built and pruned, and the
 //! shortest result is kept. [`build`] assigns each needed key to the latest move before its
 //! consumer that can remove it, drops moves that remove nothing needed, and replays the list to
-//! check every pattern; pruning then drops moves one at a time wherever the rest still holds.
-//! Every round and every pruning trial first reads the deadline of [`Limits`].
+//! check every pattern; pruning then drops moves one at a time wherever the rest still holds
+//! (a drop that leaves some needed key with no move to remove it is seen from the key sets
+//! alone, before any rebuilding). Every round and every pruning trial first reads the deadline
+//! of [`Limits`].
 
 use super::keys::{key, Keys};
 use super::{Contradiction, ContradictionKind, Derivation, End, Move, Rule};
