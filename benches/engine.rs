@@ -1,8 +1,11 @@
-//! Engine benchmarks: propagation, full analysis per depth class, and classification
-//! throughput on the corpora. Run with `cargo bench --bench engine`; figures in BENCHMARKS.md.
+//! Engine benchmarks: propagation, full analysis per depth class, classification throughput on
+//! the corpora, and explaining a minimal proof. Run with `cargo bench --bench engine`; figures
+//! in BENCHMARKS.md.
 
+use hdp::chain::ChainLine;
 use hdp::classify::{classify, ClassifyOptions};
-use hdp::engine::{Analysis, Options, Recording};
+use hdp::derivation::{derive_lines, Limits};
+use hdp::engine::{Analysis, Options, Proof, Recording};
 use hdp::propagate::{propagate, Profile};
 use hdp::Grid;
 use std::sync::OnceLock;
@@ -45,6 +48,41 @@ fn analysis_chain_per_depth(bencher: divan::Bencher, depth: usize) {
         puzzles
             .get(i)
             .map(|g| Analysis::run(g, &Options::default()).counters.tests)
+    });
+}
+
+/// Each famous puzzle's minimal proof by contradiction (the lines `chain --minimal --proof
+/// contradiction` prints), found once.
+fn famous_proofs() -> &'static [(Grid, Vec<ChainLine>)] {
+    static P: OnceLock<Vec<(Grid, Vec<ChainLine>)>> = OnceLock::new();
+    P.get_or_init(|| {
+        let path = format!("{}/../shared/corpora/famous.tsv", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let options = Options {
+            proof: Proof::Contradiction,
+            ..Options::default()
+        };
+        text.lines()
+            .filter_map(|l| l.split('\t').next_back()?.parse::<Grid>().ok())
+            .filter_map(|g| {
+                let a = Analysis::run(&g, &options);
+                let m = hdp::minimal::minimal(&a).ok()?;
+                Some((a.puzzle, m.proof_lines().cloned().collect()))
+            })
+            .collect()
+    })
+}
+
+/// Explaining a whole minimal proof (every line's derivation, `chain --minimal --explain`), one
+/// famous puzzle a sample, each puzzle twice: the median sample is about the median puzzle's.
+#[divan::bench(sample_count = 54, sample_size = 1)]
+fn explain_minimal_proof_famous(bencher: divan::Bencher) {
+    let proofs = famous_proofs();
+    let mut i = 0;
+    bencher.bench_local(|| {
+        i = (i + 1) % proofs.len();
+        let (puzzle, lines) = &proofs[i];
+        derive_lines(puzzle, lines, &Profile::DEFAULT, &Limits::default()).len()
     });
 }
 
