@@ -373,22 +373,19 @@ impl Run<'_> {
     }
 
     /// Rates `puzzle` and keeps it when it is at the target and has the shape asked (givens,
-    /// symmetry, minimality). Returns its classification (`None` outside the givens asked).
-    ///
-    /// A puzzle that is not minimal is still rated: with a symmetry, removing givens by orbits
-    /// often leaves one that a single removal would reduce, and a walk that could only move to
-    /// minimal neighbours would hardly move at all.
+    /// minimality). Returns its classification.
     fn rate(&mut self, puzzle: &Grid) -> Option<Classification> {
         let n = given_cells(puzzle).len();
         if !self.settings.givens.contains(&n) {
             return None;
         }
+        if self.settings.minimality == Minimality::Minimal
+            && !is_minimal(puzzle, self.limits).unwrap_or(false)
+        {
+            return None;
+        }
         let c = self.rating(puzzle);
-        let keep = self.settings.target.accepts(&c)
-            && self.settings.pattern.holds(puzzle)
-            && (self.settings.minimality == Minimality::Any
-                || is_minimal(puzzle, self.limits).unwrap_or(false));
-        if keep {
+        if self.settings.target.accepts(&c) && self.settings.pattern.holds(puzzle) {
             self.out.found.push(Found {
                 puzzle: *puzzle,
                 classification: c.clone(),
