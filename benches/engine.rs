@@ -56,7 +56,10 @@ fn analysis_chain_per_depth(bencher: divan::Bencher, depth: usize) {
 fn famous_proofs() -> &'static [(Grid, Vec<ChainLine>)] {
     static P: OnceLock<Vec<(Grid, Vec<ChainLine>)>> = OnceLock::new();
     P.get_or_init(|| {
-        let path = format!("{}/../shared/corpora/famous.tsv", env!("CARGO_MANIFEST_DIR"));
+        let path = format!(
+            "{}/../shared/corpora/famous.tsv",
+            env!("CARGO_MANIFEST_DIR")
+        );
         let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
         let options = Options {
             proof: Proof::Contradiction,
