@@ -696,3 +696,52 @@ fn chain_dot_wraps_wide_nodes_and_has_a_legend() {
     assert!(r.out.contains("subgraph cluster_legend"), "{}", r.out);
     assert!(r.out.contains("contradiction (CTR)"));
 }
+
+/// On a terminal, `classify` draws a progress bar on stderr and clears it at the end, and its
+/// results are those of a run without a terminal. `script` (util-linux) gives the command a
+/// terminal for stderr while stdout goes to a file; the test is skipped where it is missing.
+#[test]
+fn classify_draws_progress_on_a_terminal() {
+    if Command::new("script").arg("--version").output().is_err() {
+        eprintln!("skipped: no `script` to give hdp a terminal");
+        return;
+    }
+    let dir = crate::common::scratch("progress-terminal");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let input = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/forum-hardest-1106.txt");
+    let hdp = match std::env::var_os("HDP_BIN") {
+        Some(path) => PathBuf::from(path),
+        None => assert_cmd::cargo::cargo_bin("hdp"),
+    };
+    let (out, log) = (dir.join("out.tsv"), dir.join("terminal.log"));
+    let quote = |p: &Path| format!("'{}'", p.display());
+    let command = format!(
+        "{} classify -j1 --no-timing {} > {}",
+        quote(&hdp),
+        quote(&input),
+        quote(&out)
+    );
+    let status = Command::new("script")
+        .args(["-q", "-e", "-c", &command])
+        .arg(&log)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success(), "{status}");
+    let terminal = String::from_utf8_lossy(&std::fs::read(&log).unwrap()).into_owned();
+    assert!(
+        terminal.contains("/375 puzzles"),
+        "no progress bar: {terminal}"
+    );
+    // The bar is cleared: the last thing drawn erases the line.
+    let last = terminal.trim_end().rsplit('\r').next().unwrap_or("");
+    assert!(!last.contains("puzzles"), "the bar stays: {last:?}");
+    let piped = run_for(
+        bin().args(["classify", "-j1", "--no-timing"]).arg(&input),
+        Duration::from_secs(120),
+    )
+    .expect(0);
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), piped.out);
+}
