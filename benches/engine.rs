@@ -56,17 +56,12 @@ fn analysis_chain_per_depth(bencher: divan::Bencher, depth: usize) {
 fn famous_proofs() -> &'static [(Grid, Vec<ChainLine>)] {
     static P: OnceLock<Vec<(Grid, Vec<ChainLine>)>> = OnceLock::new();
     P.get_or_init(|| {
-        let path = format!(
-            "{}/../shared/corpora/famous.tsv",
-            env!("CARGO_MANIFEST_DIR")
-        );
-        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
         let options = Options {
             proof: Proof::Contradiction,
             ..Options::default()
         };
-        text.lines()
-            .filter_map(|l| l.split('\t').next_back()?.parse::<Grid>().ok())
+        corpus("famous.tsv", usize::MAX)
+            .into_iter()
             .filter_map(|g| {
                 let a = Analysis::run(&g, &options);
                 let m = hdp::minimal::minimal(&a).ok()?;

@@ -334,7 +334,7 @@ pub fn check(
         }
         for &(c, v) in &m.removes {
             for d in v.iter() {
-                removed_by[c.index() * 9 + d.index()] = Some(i + 1);
+                removed_by[keys::key(c, d)] = Some(i + 1);
             }
             g.set(c, g.get(c) - v);
         }

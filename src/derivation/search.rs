@@ -929,9 +929,10 @@ fn build_on_what_shows(
 ) -> Option<(Vec<Move>, Contradiction)> {
     let mut found = contradictions_in(g, profile);
     found.sort_by_cached_key(|c| contradiction_order(c, g));
+    let start = Keys::of(assumed);
     let c = found
         .into_iter()
-        .min_by_key(|c| premises_of_contradiction(&Keys::of(assumed), c).len())?;
+        .min_by_key(|c| premises_of_contradiction(&start, c).len())?;
     build(assumed, list, &c, profile)
 }
 

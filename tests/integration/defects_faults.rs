@@ -11,12 +11,17 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// The binary under test: `HDP_BIN` when set, else this build's `hdp`.
-fn bin() -> Command {
+/// The path of the binary under test: `HDP_BIN` when set, else this build's `hdp`.
+fn bin_path() -> PathBuf {
     match std::env::var_os("HDP_BIN") {
-        Some(path) => Command::new(path),
-        None => Command::new(assert_cmd::cargo::cargo_bin("hdp")),
+        Some(path) => PathBuf::from(path),
+        None => assert_cmd::cargo::cargo_bin("hdp"),
     }
+}
+
+/// The binary under test (see [`bin_path`]).
+fn bin() -> Command {
+    Command::new(bin_path())
 }
 
 /// What a run left: stdout, stderr and the exit code (`None` when it was killed at its limit).
@@ -737,10 +742,7 @@ fn classify_draws_progress_on_a_terminal() {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let input = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/forum-hardest-1106.txt");
-    let hdp = match std::env::var_os("HDP_BIN") {
-        Some(path) => PathBuf::from(path),
-        None => assert_cmd::cargo::cargo_bin("hdp"),
-    };
+    let hdp = bin_path();
     let (out, log) = (dir.join("out.tsv"), dir.join("terminal.log"));
     let quote = |p: &Path| format!("'{}'", p.display());
     let command = format!(
